@@ -1,0 +1,73 @@
+package broadcast
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// ServerInstructions is the instructions field of one available MCP
+// server's initialize result.
+type ServerInstructions struct {
+	Server       string
+	Instructions string
+}
+
+// Instructions decides what the server-instructions channel appends for one
+// request: one meta message per available server whose instructions the
+// history does not hold yet (the server just became available, its
+// instructions changed, or the earlier message was compacted or rewound
+// away), in server name order. The instructions are sent verbatim, never
+// trimmed, and take no part in the catalog budget.
+//
+// Like Catalog it reads only its own markers, keeps nothing between calls,
+// and is silent when there is no channel or it cannot be read (the read
+// error is returned for logging). A server that goes away is not announced
+// here; the catalog channel covers the pool.
+func Instructions(ch Channel, available []ServerInstructions) ([]Message, error) {
+	history, ok, err := read(ch)
+	if !ok {
+		return nil, err
+	}
+	return DecideInstructions(history, available), nil
+}
+
+// DecideInstructions is Instructions over a history already read.
+func DecideInstructions(history []Message, available []ServerInstructions) []Message {
+	type key struct{ server, hash string }
+	var seen map[key]bool
+	var out []Message
+	for _, s := range sortedServers(available) {
+		if strings.TrimSpace(s.Instructions) == "" {
+			continue // nothing to say: silence, not an empty message
+		}
+		if seen == nil {
+			seen = make(map[key]bool)
+			for _, m := range history {
+				if m.Meta && m.Instructions != nil {
+					seen[key{m.Instructions.Server, m.Instructions.Hash}] = true
+				}
+			}
+		}
+		text := instructionsText(s.Server, s.Instructions)
+		k := key{s.Server, hashText(text)}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true // the same server listed twice is sent once
+		out = append(out, Message{
+			Meta:         true,
+			Text:         text,
+			Instructions: &InstructionsMarker{Server: k.server, Hash: k.hash},
+		})
+	}
+	return out
+}
+
+// sortedServers orders servers by name, so a request's messages never depend
+// on the order the pool happened to list them in.
+func sortedServers(in []ServerInstructions) []ServerInstructions {
+	out := slices.Clone(in)
+	slices.SortStableFunc(out, func(a, b ServerInstructions) int { return cmp.Compare(a.Server, b.Server) })
+	return out
+}

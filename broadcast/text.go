@@ -1,0 +1,67 @@
+package broadcast
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Model-visible text of both channels. Everything the model reads from this
+// package is built here, from pool facts only (namespaces, tool counts,
+// server names, the rendered catalog, the server's own instructions). No
+// notice names the tool Exec: when a notice is sent Exec may not be declared,
+// and naming it would point at something that cannot be called.
+
+// fullLead opens every full catalog message.
+const fullLead = "MCP tool catalog. It replaces every MCP tool catalog and catalog update given earlier in this conversation.\n\n"
+
+// fullText is the complete text of a full catalog message.
+func fullText(body string) string { return fullLead + body }
+
+// diffLead opens every namespace-level update.
+const diffLead = "MCP tool catalog update. It applies to the most recent full MCP tool catalog above and replaces any earlier update to it. Servers not named here are unchanged. The tools of a new or changed server are not listed: search the pool for their current signatures before calling them.\n"
+
+const (
+	diffAddedHeader   = "New servers:\n"
+	diffChangedHeader = "Servers whose tools changed (their listed entries may be outdated):\n"
+	diffRemovedHeader = "Servers now offline (do not use their listed entries):\n"
+)
+
+// Namespace lines of a diff. The test of the model's view parses them back,
+// so keep each to one line in one of these shapes.
+func diffAddedLine(namespace string, count int) string {
+	return "- mcp__" + namespace + " (" + toolCount(count) + ")\n"
+}
+
+func diffChangedLine(namespace string, was, now int) string {
+	return "- mcp__" + namespace + " (" + toolCount(now) + ", was " + strconv.Itoa(was) + ")\n"
+}
+
+func diffRemovedLine(namespace string) string {
+	return "- mcp__" + namespace + "\n"
+}
+
+func toolCount(n int) string {
+	if n == 1 {
+		return "1 tool"
+	}
+	return strconv.Itoa(n) + " tools"
+}
+
+// emptyNotice tells a model that has read a catalog that the pool is now
+// empty.
+const emptyNotice = "No MCP tools are available now; later updates may add or remove some. Do not use the entries of any MCP tool catalog given earlier."
+
+// withdrawnNotice tells the model that the catalog it read no longer applies
+// (the tools may be declared directly instead).
+const withdrawnNotice = "The MCP tool catalog given earlier no longer applies: do not use the entries it listed."
+
+// instructionsText frames one server's initialize instructions, verbatim
+// and untrimmed.
+func instructionsText(server, instructions string) string {
+	var b strings.Builder
+	b.WriteString("Usage instructions from the MCP server \"")
+	b.WriteString(server)
+	b.WriteString("\" (they replace any earlier instructions from it):\n\n")
+	b.WriteString(instructions)
+	return b.String()
+}
