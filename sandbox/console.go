@@ -1,0 +1,122 @@
+package sandbox
+
+import (
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/dop251/goja"
+)
+
+// consoleLog collects console output up to a character cap and counts what it
+// drops, so a flood of logging cannot flood the model's context (BUDGET-5)
+// and the note it leaves says how much there was. It is read by Run's caller
+// goroutine when a run is abandoned, hence the lock.
+type consoleLog struct {
+	mu       sync.Mutex
+	keep     int
+	buf      strings.Builder
+	kept     int // characters in buf
+	total    int // characters written in all
+	overflow bool
+}
+
+func (c *consoleLog) append(line string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := utf8.RuneCountInString(line)
+	c.total += n
+	if c.overflow {
+		return
+	}
+	if room := c.keep - c.kept; n > room {
+		line = truncateRunes(line, room)
+		n = room
+		c.overflow = true
+	}
+	c.buf.WriteString(line)
+	c.kept += n
+}
+
+// text returns the kept output without its final newline, and whether some
+// was dropped together with the total count.
+func (c *consoleLog) text() (out string, truncated bool, total int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return strings.TrimSuffix(c.buf.String(), "\n"), c.overflow, c.total
+}
+
+// truncateRunes cuts s to at most n characters.
+func truncateRunes(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	i := 0
+	for pos := range s {
+		if i == n {
+			return s[:pos]
+		}
+		i++
+	}
+	return s
+}
+
+// installConsole defines console.log, info, warn, error and debug. Every
+// method writes one line: its arguments formatted and separated by spaces.
+func (x *execution) installConsole() {
+	console := x.realm.vm.NewObject()
+	for _, name := range []string{"log", "info", "warn", "error", "debug"} {
+		_ = console.Set(name, x.realm.newFunction(name, func(call goja.FunctionCall) goja.Value {
+			x.console.append(x.formatLine(call.Arguments))
+			return goja.Undefined()
+		}))
+	}
+	_ = x.realm.vm.Set("console", console)
+}
+
+func (x *execution) formatLine(args []goja.Value) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(x.formatArg(a))
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// formatArg renders one console argument: strings as they are, everything
+// else as the JSON the model would get for it, without running script code
+// beyond getters.
+func (x *execution) formatArg(v goja.Value) string {
+	switch {
+	case v == nil || goja.IsUndefined(v):
+		return "undefined"
+	case goja.IsNull(v):
+		return "null"
+	}
+	if _, isFunction := goja.AssertFunction(v); isFunction {
+		return "[Function]"
+	}
+	if _, isObject := v.(*goja.Object); !isObject {
+		if s, isString := v.Export().(string); isString {
+			return s
+		}
+		if _, isSymbol := v.(*goja.Symbol); isSymbol {
+			return v.String()
+		}
+		if bi, ok := v.Export().(interface{ String() string }); ok {
+			return bi.String() + "n" // a BigInt
+		}
+		return v.String()
+	}
+	// Objects are serialized only as far as the log can still hold them.
+	o := x.newOutbound(resultMode, x.limits.MaxLogChars*utf8.UTFMax)
+	if _, err := o.value(v, 0); err != nil {
+		// A stop signal here means the deadline interrupt is already set;
+		// the next bytecode ends the run.
+		return "[" + err.Error() + "]"
+	}
+	return string(o.buf)
+}

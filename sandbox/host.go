@@ -1,0 +1,77 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+)
+
+// Host executes what a script asks of the outside world. Run calls it from
+// goroutines of its own, never from the runtime's goroutine, and cancels ctx
+// when the run ends; implementations must honour ctx.
+type Host interface {
+	// CallTool executes one nested MCP call by its full name with the
+	// script's argument object as JSON, byte for byte as the script built it.
+	// An error is shown to the script as the call's rejection reason, so its
+	// message must be written for the model.
+	CallTool(ctx context.Context, name string, args json.RawMessage) (CallResult, error)
+	// Search runs the in-sandbox search with the script's argument object as
+	// JSON and returns the result entries as a JSON array. An error (for
+	// example a wrong argument shape) is shown to the script.
+	Search(ctx context.Context, args json.RawMessage) (json.RawMessage, error)
+}
+
+// CallResult is one nested call's output.
+type CallResult struct {
+	// Value is what the script receives, as JSON: the structuredContent
+	// object if the server returned one, else the text as a JSON string,
+	// else null (an empty Value also means null).
+	Value json.RawMessage
+	// Images travel beside the value to the model; the script never sees
+	// them.
+	Images []Image
+}
+
+// Image is one image a nested call returned.
+type Image struct {
+	MIMEType string `json:"mimeType"`
+	Data     []byte `json:"data"`
+}
+
+// ToolSet is the set of tool names a run can reach: the pool snapshot at the
+// moment the run starts. Callers that run many scripts against one snapshot
+// build it once.
+type ToolSet struct {
+	names []string
+	set   map[string]struct{}
+}
+
+// NewToolSet builds a ToolSet from full tool names.
+func NewToolSet(names []string) *ToolSet {
+	ts := &ToolSet{set: make(map[string]struct{}, len(names))}
+	for _, n := range names {
+		if _, dup := ts.set[n]; !dup {
+			ts.set[n] = struct{}{}
+			ts.names = append(ts.names, n)
+		}
+	}
+	sort.Strings(ts.names)
+	return ts
+}
+
+// Has reports whether name is reachable.
+func (ts *ToolSet) Has(name string) bool {
+	if ts == nil {
+		return false
+	}
+	_, ok := ts.set[name]
+	return ok
+}
+
+// Names returns the reachable names, sorted.
+func (ts *ToolSet) Names() []string {
+	if ts == nil {
+		return nil
+	}
+	return ts.names
+}

@@ -1,0 +1,55 @@
+package sandbox
+
+import "time"
+
+// Limits bound one run. Zero fields take the defaults below. None of these
+// numbers ever appears in text the model reads: changing a limit is tuning,
+// and tuning must not change the prompt.
+type Limits struct {
+	// Timeout is the wall-clock budget of the whole run.
+	Timeout time.Duration
+	// MaxCalls caps nested calls (tool calls and searches); the call over the
+	// cap is rejected, the script goes on.
+	MaxCalls int
+	// MaxLogChars caps the console output kept for the model.
+	MaxLogChars int
+	// MaxResultChars caps the serialized return value kept for the model.
+	MaxResultChars int
+	// MaxImages caps the images collected from nested calls.
+	MaxImages int
+	// MaxArgBytes caps the JSON size of one call's arguments.
+	MaxArgBytes int
+}
+
+// Defaults used for zero Limits fields.
+const (
+	DefaultTimeout        = 30 * time.Second
+	DefaultMaxCalls       = 100
+	DefaultMaxLogChars    = 20_000
+	DefaultMaxResultChars = 40_000
+	DefaultMaxImages      = 8
+	DefaultMaxArgBytes    = 4 << 20
+)
+
+// withDefaults fills zero fields.
+func (l Limits) withDefaults() Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultTimeout
+	}
+	if l.MaxCalls <= 0 {
+		l.MaxCalls = DefaultMaxCalls
+	}
+	if l.MaxLogChars <= 0 {
+		l.MaxLogChars = DefaultMaxLogChars
+	}
+	if l.MaxResultChars <= 0 {
+		l.MaxResultChars = DefaultMaxResultChars
+	}
+	if l.MaxImages <= 0 {
+		l.MaxImages = DefaultMaxImages
+	}
+	if l.MaxArgBytes <= 0 {
+		l.MaxArgBytes = DefaultMaxArgBytes
+	}
+	return l
+}

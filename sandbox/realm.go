@@ -1,0 +1,91 @@
+package sandbox
+
+import (
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+)
+
+// maxCallStackSize bounds JavaScript call depth. Without a bound, unbounded
+// recursion grows until memory runs out, and native<->JS recursion unwinds in
+// quadratic time after an interrupt.
+const maxCallStackSize = 4096
+
+// realm is one run's runtime plus the intrinsics captured before any script
+// code ran, so that a script which reassigns globals cannot change how the
+// host builds or reads values.
+type realm struct {
+	vm              *goja.Runtime
+	objectPrototype *goja.Object
+	arrayPrototype  *goja.Object
+	errorCtor       goja.Value
+}
+
+// lockdownProgram closes every path to code generation from strings (ISO-2,
+// ISO-4). goja has no switch for it, so the constructors of ordinary, async
+// and generator functions and the eval and Function globals are replaced by
+// one thrower made in the sandbox realm, as non-writable, non-configurable
+// properties, before user code runs. The thrower is an ordinary function so
+// that calling it, constructing it (new Function, Reflect.construct) and
+// binding it all end in the realm's EvalError. goja rejects async generators
+// at parse time, so they have no constructor to close.
+var lockdownProgram = goja.MustCompile("lockdown.js", `(function (message) {
+	'use strict';
+	const thrower = function Function() { throw new EvalError(message); };
+	const lock = (object, key) => Object.defineProperty(object, key, {
+		value: thrower, writable: false, configurable: false, enumerable: false,
+	});
+	lock(Object.getPrototypeOf(function () {}), 'constructor');
+	lock(Object.getPrototypeOf(async function () {}), 'constructor');
+	lock(Object.getPrototypeOf(function* () {}), 'constructor');
+	lock(globalThis, 'Function');
+	lock(globalThis, 'eval');
+})`, true)
+
+// newRealm creates a fresh runtime and locks it down.
+func newRealm() (*realm, error) {
+	vm := goja.New()
+	vm.SetMaxCallStackSize(maxCallStackSize)
+	// A trailing sourceMappingURL comment would make the parser read a host
+	// file; code generation is closed, but keep the parser closed too.
+	vm.SetParserOptions(parser.WithDisableSourceMaps)
+	r := &realm{
+		vm:              vm,
+		objectPrototype: vm.NewObject().Prototype(),
+		arrayPrototype:  vm.NewArray().Prototype(),
+		errorCtor:       vm.Get("Error"),
+	}
+	lockdown, err := vm.RunProgram(lockdownProgram)
+	if err != nil {
+		return nil, err
+	}
+	apply, _ := goja.AssertFunction(lockdown)
+	if _, err := apply(goja.Undefined(), vm.ToValue(msgCodeGeneration)); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// newError makes an Error of the sandbox realm carrying only a message: no
+// Go value behind it for the script to reach by reflection.
+func (r *realm) newError(message string) goja.Value {
+	obj, err := r.vm.New(r.errorCtor, r.vm.ToValue(message))
+	if err != nil {
+		return r.vm.ToValue(message)
+	}
+	return obj
+}
+
+// newFunction wraps fn as a function of this realm named name (goja would
+// otherwise expose the Go symbol as the function's name).
+func (r *realm) newFunction(name string, fn func(goja.FunctionCall) goja.Value) *goja.Object {
+	f := r.vm.ToValue(fn).(*goja.Object)
+	_ = f.DefineDataProperty("name", r.vm.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return f
+}
+
+// rejected returns a promise of this realm already rejected with message.
+func (r *realm) rejected(message string) goja.Value {
+	p, _, reject := r.vm.NewPromise()
+	_ = reject(r.newError(message))
+	return r.vm.ToValue(p)
+}

@@ -1,0 +1,170 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/dop251/goja"
+)
+
+// Result is the outcome of one run. Text is exactly what the model receives;
+// the other fields let the host present and account for the run.
+type Result struct {
+	// OK is false when the script failed: it threw, did not compile, ran
+	// over its budget, was aborted, or the runtime crashed.
+	OK bool
+	// Text is the model-facing result: console output and the return value,
+	// or console output and the failure reason, with any truncation stated.
+	Text string
+	// Value is the return value as JSON when there was one and it was kept
+	// whole (nil otherwise).
+	Value json.RawMessage
+	// Logs is the console output kept, and Error the failure reason.
+	Logs  string
+	Error string
+	// Images collected from nested calls, capped; the model gets them as
+	// attachments.
+	Images []Image
+	// Calls lists the nested calls the script made, in order, including
+	// those rejected over the call cap.
+	Calls []string
+}
+
+// succeed builds the Result of a script that returned v.
+func (x *execution) succeed(v goja.Value) Result {
+	var (
+		value  json.RawMessage
+		shown  string
+		chars  int
+		exists = v != nil && !goja.IsUndefined(v)
+	)
+	if s, isString := v.Export().(string); exists && isString {
+		shown, chars = s, utf8.RuneCountInString(s)
+		value = appendJSONString(nil, s)
+	} else if exists {
+		o := x.newOutbound(resultMode, x.limits.MaxResultChars*utf8.UTFMax)
+		var skipped bool
+		err := x.guard(func() (err error) {
+			skipped, err = o.value(v, 0)
+			return err
+		})
+		switch {
+		case err != nil && isStop(err):
+			return x.fail(err.Error())
+		case err != nil:
+			return x.fail(describeExportError(err))
+		}
+		exists = !skipped
+		shown, chars = string(o.buf), o.chars
+		if o.total == len(o.buf) {
+			value = o.buf
+		}
+	}
+	res := x.result(true, "")
+	var parts []string
+	if res.Logs != "" {
+		parts = append(parts, x.logSection(res.Logs))
+	}
+	if exists {
+		section := shown
+		if chars > x.limits.MaxResultChars {
+			section = truncateRunes(shown, x.limits.MaxResultChars) + "\n" + msgResultTruncated(chars)
+			value = nil
+		}
+		if res.Logs != "" {
+			section = "Return value:\n" + section
+		}
+		parts = append(parts, section)
+		res.Value = value
+	}
+	if dropped := x.droppedImages(); dropped > 0 {
+		parts = append(parts, msgImagesDropped(dropped))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, msgNoOutput)
+	}
+	res.Text = strings.Join(parts, "\n\n")
+	return res
+}
+
+// fail builds a failure Result that keeps the console output written before
+// the failure (EDGE-9).
+func (x *execution) fail(reason string) Result {
+	res := x.result(false, reason)
+	if res.Logs != "" {
+		res.Text = x.logSection(res.Logs) + "\n\n" + reason
+	} else {
+		res.Text = reason
+	}
+	return res
+}
+
+// abandoned is the failure Result for a runtime that did not stop when
+// interrupted. It reads only state guarded by the execution's lock.
+func (x *execution) abandoned(reason *stopError) Result { return x.fail(reason.message) }
+
+func (x *execution) result(ok bool, reason string) Result {
+	logs, _, _ := x.console.text()
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return Result{
+		OK:     ok,
+		Logs:   logs,
+		Error:  reason,
+		Images: append([]Image(nil), x.images...),
+		Calls:  append([]string(nil), x.calls...),
+	}
+}
+
+func (x *execution) logSection(logs string) string {
+	if _, truncated, total := x.console.text(); truncated {
+		return logs + "\n" + msgLogTruncated(total)
+	}
+	return logs
+}
+
+// failure is a Result for a run that never started.
+func failure(reason string) Result {
+	return Result{Error: reason, Text: reason}
+}
+
+func (x *execution) droppedImages() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.dropped
+}
+
+// guard runs f, turning the panics goja raises when script code (a getter)
+// throws or is interrupted outside a JavaScript call into errors.
+func (x *execution) guard(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			switch e := p.(type) {
+			case *goja.InterruptedError:
+				if s, ok := e.Value().(*stopError); ok {
+					err = s
+					return
+				}
+				err = errOverBudget
+			case *goja.Exception:
+				err = plainError(x.describeThrown(e.Value()))
+			default:
+				panic(p)
+			}
+		}
+	}()
+	return f()
+}
+
+func describeExportError(err error) string {
+	var e *exportError
+	switch {
+	case errors.As(err, &e) && len(e.path) > 0:
+		return "The return value cannot be given to the model: its " + e.Error() + "."
+	case errors.As(err, &e):
+		return "The return value cannot be given to the model: it is " + e.reason + "."
+	}
+	return "The return value cannot be given to the model: " + err.Error() + "."
+}

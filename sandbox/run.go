@@ -1,0 +1,356 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/rs/zerolog"
+)
+
+// Request is one script run.
+type Request struct {
+	// Code is the script: the body of an async function.
+	Code string
+	// Tools is the reachable set, taken from the pool when the run starts.
+	Tools *ToolSet
+	// Host executes nested calls and searches.
+	Host Host
+	// Limits bound the run; zero fields take the defaults.
+	Limits Limits
+	// OnCall, if set, hears of every nested call the script makes (tool
+	// calls and searches, including those rejected over the call cap), in
+	// order, as it happens. It runs on the run's goroutine: keep it short.
+	OnCall func(name string)
+	// Logger receives the run's own diagnostics (never the script's output).
+	Logger *zerolog.Logger
+}
+
+// abandonGrace is how long Run waits, after interrupting a run at its
+// deadline, for the runtime to notice. A runtime stuck inside a native
+// built-in does not notice; Run then returns without it.
+const abandonGrace = 200 * time.Millisecond
+
+// stopError ends a run from outside: the budget ran out or the caller
+// cancelled.
+type stopError struct{ message string }
+
+func (e *stopError) Error() string { return e.message }
+
+var (
+	errOverBudget = &stopError{msgOverBudget}
+	errAborted    = &stopError{msgAborted}
+)
+
+func isStop(err error) bool {
+	var s *stopError
+	return errors.As(err, &s)
+}
+
+// Run executes one script and always returns a Result: every way a script
+// can end (return, throw, syntax error, budget, cancellation, a crash of the
+// runtime) is a Result, never a panic or a Go error.
+func Run(ctx context.Context, req Request) Result {
+	if strings.TrimSpace(req.Code) == "" {
+		return failure(msgEmptyCode)
+	}
+	if ctx.Err() != nil {
+		return failure(msgAborted)
+	}
+	x := newExecution(req)
+	deadline := time.NewTimer(x.limits.Timeout)
+	defer deadline.Stop()
+
+	done := make(chan Result, 1)
+	go func() { done <- x.execute() }()
+
+	var stop *stopError
+	select {
+	case res := <-done:
+		return res
+	case <-deadline.C:
+		stop = errOverBudget
+	case <-ctx.Done():
+		stop = errAborted
+	}
+	x.stop(stop)
+	select {
+	case res := <-done:
+		return res
+	case <-time.After(abandonGrace):
+		x.logger.Warn().Msg("sandbox: runtime did not stop after interrupt; abandoning it")
+		return x.abandoned(stop)
+	}
+}
+
+// execution is the state of one run. Fields below mu are shared with Run's
+// goroutine; everything else belongs to the runtime's goroutine.
+type execution struct {
+	req    Request
+	limits Limits
+	logger zerolog.Logger
+	realm  *realm
+
+	hostCtx    context.Context
+	cancelHost context.CancelFunc
+	hostCalls  sync.WaitGroup
+	settled    chan completion
+	finished   chan struct{}
+	pending    int
+
+	console consoleLog
+
+	mu       sync.Mutex
+	stopping *stopError
+	calls    []string
+	images   []Image
+	dropped  int
+}
+
+// completion is a host answer on its way back to the runtime's goroutine.
+type completion struct {
+	resolve, reject func(any) error
+	value           json.RawMessage
+	images          []Image
+	err             error
+}
+
+func newExecution(req Request) *execution {
+	x := &execution{
+		req:      req,
+		limits:   req.Limits.withDefaults(),
+		logger:   zerolog.Nop(),
+		settled:  make(chan completion),
+		finished: make(chan struct{}),
+	}
+	if req.Logger != nil {
+		x.logger = *req.Logger
+	}
+	x.console.keep = x.limits.MaxLogChars
+	x.hostCtx, x.cancelHost = context.WithCancel(context.Background())
+	return x
+}
+
+// stop ends the run from Run's goroutine: later host answers are ignored,
+// the runtime is interrupted, and the loop wakes up.
+func (x *execution) stop(reason *stopError) {
+	x.mu.Lock()
+	if x.stopping == nil {
+		x.stopping = reason
+	}
+	x.mu.Unlock()
+	x.cancelHost()
+	if x.realm != nil {
+		x.realm.vm.Interrupt(reason)
+	}
+}
+
+// stopped reports the stop reason once the run has been stopped.
+func (x *execution) stopped() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.stopping != nil {
+		return x.stopping
+	}
+	return nil
+}
+
+// execute runs the script on the calling goroutine, which becomes the
+// runtime's goroutine, and returns its Result.
+func (x *execution) execute() (res Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			x.logger.Error().Interface("panic", p).Msg("sandbox: runtime crashed")
+			res = x.fail(msgCrashed + ".")
+		}
+		close(x.finished)
+		x.cancelHost()
+		x.hostCalls.Wait()
+	}()
+
+	r, err := newRealm()
+	if err != nil {
+		x.logger.Error().Err(err).Msg("sandbox: lockdown failed")
+		return x.fail(msgCrashed + ".")
+	}
+	x.mu.Lock()
+	x.realm = r
+	reason := x.stopping
+	x.mu.Unlock()
+	if reason != nil {
+		return x.fail(reason.message)
+	}
+	x.installConsole()
+	x.installTools()
+
+	prog, err := compile(x.req.Code)
+	if err != nil {
+		return x.fail(err.Error())
+	}
+	v, err := r.vm.RunProgram(prog)
+	if err != nil {
+		return x.failFrom(err)
+	}
+	promise, isPromise := v.Export().(*goja.Promise)
+	if !isPromise {
+		return x.succeed(v)
+	}
+	for promise.State() == goja.PromiseStatePending {
+		if x.pending == 0 {
+			return x.fail(msgNeverSettles)
+		}
+		select {
+		case c := <-x.settled:
+			x.pending--
+			if err := x.deliver(c); err != nil {
+				return x.failFrom(err)
+			}
+		case <-x.hostCtx.Done():
+			return x.failFrom(x.stopped())
+		}
+	}
+	if promise.State() == goja.PromiseStateRejected {
+		return x.fail(x.describeThrown(promise.Result()))
+	}
+	return x.succeed(promise.Result())
+}
+
+// deliver settles a script promise with a host answer. Settling runs the
+// promise jobs it unblocks, so it returns the runtime's error if the script
+// was interrupted meanwhile.
+func (x *execution) deliver(c completion) error {
+	if c.err != nil {
+		return c.reject(x.realm.newError(c.err.Error()))
+	}
+	x.keepImages(c.images)
+	v, err := fromJSON(x.realm.vm, c.value)
+	if err != nil {
+		x.logger.Warn().Err(err).Msg("sandbox: host returned a value that is not JSON")
+		return c.reject(x.realm.newError("The tool returned a value that could not be read."))
+	}
+	return c.resolve(v)
+}
+
+func (x *execution) keepImages(images []Image) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for _, img := range images {
+		if len(x.images) < x.limits.MaxImages {
+			x.images = append(x.images, img)
+		} else {
+			x.dropped++
+		}
+	}
+}
+
+// callTool is the body of every tool wrapper: it checks the arguments,
+// counts the call, and hands it to the host on a goroutine of its own.
+func (x *execution) callTool(name string, arg goja.Value) goja.Value {
+	return x.nested(name, arg, func(ctx context.Context, args json.RawMessage) (json.RawMessage, []Image, error) {
+		res, err := x.req.Host.CallTool(ctx, name, args)
+		return res.Value, res.Images, err
+	})
+}
+
+// search is the body of tools["$codemode"].search: a nested call like any
+// other, counted against the same cap (SEARCH-5).
+func (x *execution) search(arg goja.Value) goja.Value {
+	return x.nested(SearchCallName, arg, func(ctx context.Context, args json.RawMessage) (json.RawMessage, []Image, error) {
+		res, err := x.req.Host.Search(ctx, args)
+		return res, nil, err
+	})
+}
+
+type hostCall func(ctx context.Context, args json.RawMessage) (json.RawMessage, []Image, error)
+
+func (x *execution) nested(name string, arg goja.Value, call hostCall) goja.Value {
+	args, err := x.callArguments(arg)
+	if err != nil {
+		// Malformed arguments never reach the host, so they are not a call.
+		return x.realm.rejected(err.Error())
+	}
+	x.mu.Lock()
+	x.calls = append(x.calls, name)
+	count := len(x.calls)
+	x.mu.Unlock()
+	if x.req.OnCall != nil {
+		x.req.OnCall(name)
+	}
+	if count > x.limits.MaxCalls {
+		return x.realm.rejected(msgCallLimit)
+	}
+	if x.req.Host == nil {
+		return x.realm.rejected(msgCrashed + ": no host is attached to this run.")
+	}
+	promise, resolve, reject := x.realm.vm.NewPromise()
+	x.pending++
+	x.hostCalls.Add(1)
+	go func() {
+		defer x.hostCalls.Done()
+		value, images, err := call(x.hostCtx, args)
+		select {
+		case x.settled <- completion{resolve: resolve, reject: reject, value: value, images: images, err: err}:
+		case <-x.finished:
+		}
+	}()
+	return x.realm.vm.ToValue(promise)
+}
+
+// failFrom turns an error out of the runtime into a failure Result.
+func (x *execution) failFrom(err error) Result {
+	var interrupted *goja.InterruptedError
+	var stop *stopError
+	var exception *goja.Exception
+	var overflow *goja.StackOverflowError
+	switch {
+	case errors.As(err, &stop):
+		return x.fail(stop.message)
+	case errors.As(err, &interrupted):
+		if s, ok := interrupted.Value().(*stopError); ok {
+			return x.fail(s.message)
+		}
+		return x.fail(msgOverBudget)
+	case errors.As(err, &overflow):
+		return x.fail("RangeError: Maximum call stack size exceeded")
+	case errors.As(err, &exception):
+		return x.fail(x.describeThrown(exception.Value()))
+	}
+	x.logger.Error().Err(err).Msg("sandbox: unexpected runtime error")
+	return x.fail(msgCrashed + ".")
+}
+
+// describeThrown renders a thrown value for the model without calling its
+// toString (which is script code).
+func (x *execution) describeThrown(v goja.Value) string {
+	if obj, isObject := v.(*goja.Object); isObject {
+		if obj.ClassName() == "Error" {
+			text := ""
+			if ex := x.realm.vm.Try(func() { text = errorText(obj) }); ex != nil {
+				return "Uncaught exception"
+			}
+			return text
+		}
+	}
+	o := x.newOutbound(resultMode, x.limits.MaxResultChars)
+	if _, err := o.value(v, 0); err != nil || len(o.buf) == 0 {
+		return "Uncaught exception"
+	}
+	if s, isString := v.Export().(string); isString {
+		return "Uncaught " + s
+	}
+	return "Uncaught " + string(o.buf)
+}
+
+func (x *execution) newOutbound(mode exportMode, keep int) *outbound {
+	return &outbound{
+		mode:     mode,
+		realm:    x.realm,
+		stopped:  x.stopped,
+		keep:     keep,
+		visiting: make(map[*goja.Object]struct{}),
+	}
+}

@@ -1,0 +1,55 @@
+package sandbox
+
+import (
+	"fmt"
+
+	"github.com/mcpexec/mcpexec/catalog"
+)
+
+// Every string a script or the model can read from this package lives here.
+// They are English, stable for the same input, and carry no limit or budget
+// figure: counts they do state are facts about this run, never tuning.
+
+// searchCallForm is how errors point at the search entry; it is built from
+// the same constants as the rendered catalog and the tools object.
+var searchCallForm = fmt.Sprintf("tools[%q].%s(...)", catalog.SearchNamespace, catalog.SearchMethod)
+
+// SearchCallName is the name a search takes in the list of nested calls.
+var SearchCallName = fmt.Sprintf("tools[%q].%s", catalog.SearchNamespace, catalog.SearchMethod)
+
+func msgUnknownTool(name string) string {
+	return fmt.Sprintf("Unknown tool %q: only MCP tools in the current pool are reachable. Use %s to find one.", name, searchCallForm)
+}
+
+func msgSearchNotTopLevel() string {
+	return fmt.Sprintf("tools.search is not reachable: search lives only at %s. Use it to find the tool you need.", searchCallForm)
+}
+
+const (
+	msgNotPlainObject  = "Arguments must be a plain object"
+	msgCallLimit       = "Call limit reached: this run may make no more tool calls, so this call was not made. Calls already made stay in effect."
+	msgOverBudget      = "Terminated: the script ran over its time budget. Tool calls that had already completed stay in effect."
+	msgAborted         = "Aborted: the run was cancelled before it finished. Tool calls that had already completed stay in effect."
+	msgNeverSettles    = "Terminated: the script is waiting on a promise that nothing can settle (no tool call is pending). Tool calls that had already completed stay in effect."
+	msgImport          = "import() is not available: the sandbox cannot load modules. Only the tools and console globals exist."
+	msgImportStatement = "import statements are not available: the sandbox cannot load modules. Only the tools and console globals exist."
+	msgCodeGeneration  = "Code generation from strings is not allowed in the sandbox"
+	msgNoOutput        = "The script produced no return value and no output."
+	msgEmptyCode       = "The script is empty: pass the JavaScript to run as code."
+	msgCrashed         = "The sandbox failed while running the script"
+)
+
+func msgLogTruncated(total int) string {
+	return fmt.Sprintf("[console output truncated: %d characters in all]", total)
+}
+
+func msgResultTruncated(total int) string {
+	return fmt.Sprintf("[return value truncated: %d characters in all]", total)
+}
+
+func msgImagesDropped(n int) string {
+	if n == 1 {
+		return "[1 more image was dropped]"
+	}
+	return fmt.Sprintf("[%d more images were dropped]", n)
+}
