@@ -1,0 +1,60 @@
+package pool
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Call is the funnel: the one entry point for every MCP tool call, flat or
+// nested. It resolves name in the current pool, asks the gate, sends
+// tools/call to the tool's server with args exactly as given (no renaming,
+// defaults or validation; empty args send {}), and projects the reply with
+// Project. Every error is a *CallError or a *ToolError whose text a caller
+// can show to a model.
+//
+// The name is resolved before the gate so that nobody is asked to approve a
+// tool that does not exist; the server's connection is looked up after it,
+// since approval may take a while.
+func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
+	tool, ok := m.Snapshot().Lookup(name)
+	if !ok {
+		return Result{}, m.unavailable(name)
+	}
+	if err := m.opts.Gate.Admit(ctx, name, args); err != nil {
+		msg := err.Error()
+		if msg == "" {
+			msg = textDenied(name)
+		}
+		return Result{}, &CallError{Tool: name, Kind: KindDenied, msg: msg, err: err}
+	}
+	live := m.servers[tool.Server].live.Load()
+	if live == nil {
+		return Result{}, &CallError{Tool: name, Kind: KindServerDown, msg: textServerDown(name, tool.Server)}
+	}
+	params := &mcp.CallToolParams{Name: tool.Leaf}
+	if len(args) > 0 {
+		params.Arguments = args
+	}
+	res, err := live.session.CallTool(ctx, params)
+	if err != nil {
+		return Result{}, callError(ctx, name, tool.Server, live.ended, err)
+	}
+	return Project(name, res)
+}
+
+// unavailable explains a name that is not in the pool: its server is down
+// when the name belongs to a configured server that is not connected.
+func (m *Manager) unavailable(name string) error {
+	for _, server := range m.names {
+		if !strings.HasPrefix(name, FullName(server, "")) {
+			continue
+		}
+		if m.servers[server].live.Load() == nil {
+			return &CallError{Tool: name, Kind: KindServerDown, msg: textServerDown(name, server)}
+		}
+	}
+	return &CallError{Tool: name, Kind: KindUnknownTool, msg: textUnknownTool(name)}
+}

@@ -1,0 +1,140 @@
+package pool
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServerConfig is one entry of the mcpServers file, or a server given in code.
+//
+// Exactly one way to reach the server is set: Command (stdio), URL
+// (streamable HTTP, or SSE when Type is "sse"), or Dial (any transport,
+// e.g. the SDK's in-memory transports in tests and embedded servers).
+type ServerConfig struct {
+	Name string
+	// Command, Args, Env and Cwd start a stdio server. Env is added on top of
+	// the daemon's own environment; a configured variable wins over an
+	// inherited one of the same name.
+	Command string
+	Args    []string
+	Env     map[string]string
+	Cwd     string
+	// URL and Headers reach a server over HTTP. Headers are sent with every
+	// request (e.g. Authorization).
+	URL     string
+	Headers map[string]string
+	// Type is "", "stdio", "http", "streamable-http" or "sse". It is only
+	// needed to pick SSE over streamable HTTP for a URL.
+	Type string
+	// Dial returns a fresh transport for each connection attempt.
+	Dial func(ctx context.Context) (mcp.Transport, error)
+	// Err is set when the entry is unusable; the Manager reports it as that
+	// server's state and never connects it.
+	Err error
+}
+
+// fileEntry is one server as written in an mcpServers file.
+type fileEntry struct {
+	Type    string            `json:"type"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
+	Cwd     string            `json:"cwd"`
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers"`
+}
+
+// ParseConfig reads the common mcpServers file format:
+//
+//	{"mcpServers": {"name": {"command": "...", "args": [...], "env": {...}},
+//	                "remote": {"url": "https://...", "headers": {...}}}}
+//
+// It returns the servers sorted by name. A bad entry does not fail the file:
+// it comes back with Err set (naming the server and the problem) so the other
+// servers still connect. err is non-nil only when the file itself is not an
+// mcpServers object.
+func ParseConfig(data []byte) (servers []ServerConfig, err error) {
+	var file struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&file); err != nil {
+		return nil, fmt.Errorf("mcp server configuration is not valid JSON: %w", err)
+	}
+	if file.MCPServers == nil {
+		return nil, errors.New(`mcp server configuration has no "mcpServers" object`)
+	}
+	names := make([]string, 0, len(file.MCPServers))
+	for name := range file.MCPServers {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		servers = append(servers, parseEntry(name, file.MCPServers[name]))
+	}
+	return servers, nil
+}
+
+func parseEntry(name string, raw json.RawMessage) ServerConfig {
+	cfg := ServerConfig{Name: name}
+	var e fileEntry
+	if err := json.Unmarshal(raw, &e); err != nil {
+		cfg.Err = fmt.Errorf("mcp server %q: entry is not a valid server object: %w", name, err)
+		return cfg
+	}
+	cfg.Type, cfg.Command, cfg.Args, cfg.Env, cfg.Cwd = e.Type, e.Command, e.Args, e.Env, e.Cwd
+	cfg.URL, cfg.Headers = e.URL, e.Headers
+	cfg.Err = cfg.Validate()
+	return cfg
+}
+
+// Validate reports why a server entry cannot be used, or nil.
+func (c ServerConfig) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("mcp server %q: %s", c.Name, fmt.Sprintf(format, args...))
+	}
+	if c.Name == "" {
+		return errors.New("mcp server with an empty name")
+	}
+	if strings.ContainsAny(c.Name, " \t\r\n") {
+		return bad("name must not contain white space")
+	}
+	ways := 0
+	for _, set := range []bool{c.Command != "", c.URL != "", c.Dial != nil} {
+		if set {
+			ways++
+		}
+	}
+	switch {
+	case ways == 0:
+		return bad(`needs "command" (stdio) or "url" (HTTP)`)
+	case ways > 1:
+		return bad(`has both "command" and "url"; use one`)
+	}
+	switch c.Type {
+	case "", "stdio", "http", "streamable-http", "streamableHttp", "sse":
+	default:
+		return bad("unknown type %q (want stdio, http or sse)", c.Type)
+	}
+	if c.Command != "" && c.Type != "" && c.Type != "stdio" {
+		return bad("type %q needs a url, not a command", c.Type)
+	}
+	if c.URL != "" {
+		if c.Type == "stdio" {
+			return bad(`type "stdio" needs a command, not a url`)
+		}
+		u, err := url.Parse(c.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return bad("url %q is not an http or https URL", c.URL)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package pool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Gate is the funnel's first step: it admits or refuses a call before it
+// reaches a server. The permissions package implements it; the default
+// admits everything. A refusal's Error text is what the caller shows, so it
+// must be a clear English sentence.
+type Gate interface {
+	Admit(ctx context.Context, name string, args json.RawMessage) error
+}
+
+// AllowAll is the Gate that admits every call.
+type AllowAll struct{}
+
+// Admit implements Gate.
+func (AllowAll) Admit(context.Context, string, json.RawMessage) error { return nil }
+
+// ErrorKind says why a call failed.
+type ErrorKind int
+
+const (
+	// KindUnknownTool: the name is not in the current pool (never listed,
+	// removed, or excluded by permissions).
+	KindUnknownTool ErrorKind = iota + 1
+	// KindServerDown: the tool's server is not connected.
+	KindServerDown
+	// KindDenied: the gate refused the call.
+	KindDenied
+	// KindToolError: the tool replied with isError.
+	KindToolError
+	// KindProtocol: the server answered tools/call with a JSON-RPC error or
+	// a reply the client could not read.
+	KindProtocol
+	// KindConnectionLost: the server went away during the call.
+	KindConnectionLost
+	// KindCancelled: the caller's context ended the call.
+	KindCancelled
+)
+
+// CallError is every error the funnel returns. Error() is the English
+// message a caller shows to a model; Unwrap gives the cause (the gate's
+// error, context.Canceled, the SDK error...).
+type CallError struct {
+	Tool string
+	Kind ErrorKind
+	msg  string
+	err  error
+}
+
+func (e *CallError) Error() string { return e.msg }
+func (e *CallError) Unwrap() error { return e.err }
+
+// ToolError is a reply flagged isError. Its Error() is the tool's own text,
+// passed through unchanged.
+type ToolError struct {
+	Tool string
+	Text string
+}
+
+func (e *ToolError) Error() string {
+	if e.Text == "" {
+		return textToolErrorWithoutText(e.Tool)
+	}
+	return e.Text
+}
+
+// callError classifies an error from ClientSession.CallTool.
+func callError(ctx context.Context, name, server string, ended <-chan struct{}, err error) *CallError {
+	e := &CallError{Tool: name, err: err}
+	var wire *jsonrpcError
+	switch {
+	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		e.Kind, e.msg, e.err = KindCancelled, textTimedOut(name), errors.Join(ctx.Err(), err)
+	case ctx.Err() != nil:
+		e.Kind, e.msg, e.err = KindCancelled, textCancelled(name), errors.Join(ctx.Err(), err)
+	case errors.As(err, &wire):
+		e.Kind, e.msg = KindProtocol, textProtocolError(name, wire.Message)
+	case isConnectionLost(err) || isClosed(ended):
+		e.Kind, e.msg = KindConnectionLost, textConnectionLost(name, server)
+	default:
+		e.Kind, e.msg = KindProtocol, textProtocolError(name, err.Error())
+	}
+	return e
+}
+
+// jsonrpcError is the JSON-RPC error a server answered with.
+type jsonrpcError = jsonrpc.Error
+
+// isConnectionLost reports whether a call failed because the transport went
+// away rather than because the server answered.
+func isConnectionLost(err error) bool {
+	return errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.ErrClosedPipe) ||
+		errors.Is(err, os.ErrClosed)
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}

@@ -1,0 +1,294 @@
+package pool
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+)
+
+// Options configures a Manager. The zero value works.
+type Options struct {
+	// Logger receives connection events; quiet by default.
+	Logger zerolog.Logger
+	// Gate is the funnel's permission step; nil admits every call.
+	Gate Gate
+	// Exclude removes tools from the pool (deny rules, disallowedTools); it
+	// can be replaced later with SetExclude.
+	Exclude Exclude
+	// ClientInfo names this client to servers.
+	ClientInfo *mcp.Implementation
+	// ClientOptions carries the handlers for requests servers send to the
+	// client (sampling, elicitation, logging...). Declaring a capability
+	// makes some servers list more tools. Its ToolListChangedHandler is
+	// replaced: the pool owns list_changed.
+	ClientOptions mcp.ClientOptions
+	// HTTPClient is used for url servers (default http.DefaultClient).
+	HTTPClient *http.Client
+	// ConnectTimeout bounds connecting plus initialize, and each full
+	// tools/list (default 60s: a first npx run downloads its package).
+	ConnectTimeout time.Duration
+	// BackoffBase and BackoffMax shape the reconnect delays (defaults 500ms
+	// and 30s).
+	BackoffBase, BackoffMax time.Duration
+	// StopGrace is how long a stdio server gets after its stdin closes, and
+	// again after SIGTERM, before its process group is killed (default 2s).
+	StopGrace time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	if o.Gate == nil {
+		o.Gate = AllowAll{}
+	}
+	if o.ClientInfo == nil {
+		o.ClientInfo = &mcp.Implementation{Name: "mcpexec", Version: "1"}
+	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = 60 * time.Second
+	}
+	if o.BackoffBase <= 0 {
+		o.BackoffBase = 500 * time.Millisecond
+	}
+	if o.BackoffMax <= 0 {
+		o.BackoffMax = 30 * time.Second
+	}
+	if o.StopGrace <= 0 {
+		o.StopGrace = 2 * time.Second
+	}
+	return o
+}
+
+// Manager keeps the configured servers connected and publishes the pool.
+// Every method is safe for concurrent use.
+type Manager struct {
+	opts    Options
+	log     zerolog.Logger
+	servers map[string]*server // fixed at New
+	names   []string           // sorted configured names
+
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	ready  chan struct{} // closed when every server finished its first attempt
+
+	mu       sync.Mutex
+	live     map[string]ServerTools // connected servers only
+	status   map[string]ServerStatus
+	pending  int // servers still on their first attempt
+	exclude  Exclude
+	version  uint64
+	subs     map[chan struct{}]struct{}
+	snapshot atomic.Pointer[Snapshot]
+}
+
+// New starts connecting every configured server and returns at once. When
+// ctx ends, every connection is closed and every process stopped; Close does
+// the same and waits for it. Two servers with one name are an error; an entry
+// with Err set is reported in Status and never connected.
+func New(ctx context.Context, servers []ServerConfig, opts Options) (*Manager, error) {
+	opts = opts.withDefaults()
+	m := &Manager{
+		opts:    opts,
+		log:     opts.Logger,
+		servers: make(map[string]*server, len(servers)),
+		ready:   make(chan struct{}),
+		live:    map[string]ServerTools{},
+		status:  map[string]ServerStatus{},
+		exclude: opts.Exclude,
+		subs:    map[chan struct{}]struct{}{},
+	}
+	for _, cfg := range servers {
+		if _, dup := m.servers[cfg.Name]; dup {
+			return nil, fmt.Errorf("mcp server %q is configured twice", cfg.Name)
+		}
+		if cfg.Err == nil {
+			cfg.Err = cfg.Validate()
+		}
+		m.servers[cfg.Name] = &server{cfg: cfg, m: m, changed: make(chan struct{}, 1)}
+		m.names = append(m.names, cfg.Name)
+	}
+	slices.Sort(m.names)
+	m.snapshot.Store(emptySnapshot)
+	ctx, m.cancel = context.WithCancel(ctx)
+	var valid []*server
+	for _, name := range m.names {
+		s := m.servers[name]
+		if s.cfg.Err != nil {
+			m.status[name] = ServerStatus{Name: name, State: StateInvalid, Err: s.cfg.Err}
+			continue
+		}
+		m.status[name] = ServerStatus{Name: name, State: StateConnecting}
+		valid = append(valid, s)
+	}
+	m.pending = len(valid)
+	if m.pending == 0 {
+		close(m.ready)
+	}
+	for _, s := range valid {
+		m.wg.Add(1)
+		go func() {
+			defer m.wg.Done()
+			s.run(ctx)
+		}()
+	}
+	return m, nil
+}
+
+// Close stops every server and returns once every goroutine the Manager
+// started has returned and every server process is reaped.
+func (m *Manager) Close() error {
+	m.cancel()
+	m.wg.Wait()
+	return nil
+}
+
+// Ready is closed once every server has been tried once (connected and
+// listed, or failed).
+func (m *Manager) Ready() <-chan struct{} { return m.ready }
+
+// Snapshot returns the current pool. It is one atomic load: take a fresh one
+// per request and per Exec.
+func (m *Manager) Snapshot() *Snapshot { return m.snapshot.Load() }
+
+// SetExclude replaces the exclusion (after a permissions change) and
+// rebuilds the pool.
+func (m *Manager) SetExclude(exclude Exclude) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.exclude = exclude
+	m.rebuildLocked()
+}
+
+// Subscribe returns a channel that receives a signal after each change of
+// the pool (a server connected, disconnected or changed its tools, or the
+// exclusion changed). Signals coalesce: read Snapshot after each one. cancel
+// stops the subscription.
+func (m *Manager) Subscribe() (changes <-chan struct{}, cancel func()) {
+	ch := make(chan struct{}, 1)
+	m.mu.Lock()
+	m.subs[ch] = struct{}{}
+	m.mu.Unlock()
+	return ch, func() {
+		m.mu.Lock()
+		delete(m.subs, ch)
+		m.mu.Unlock()
+	}
+}
+
+// Status reports every configured server, sorted by name.
+func (m *Manager) Status() []ServerStatus {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]ServerStatus, 0, len(m.names))
+	for _, name := range m.names {
+		out = append(out, m.status[name])
+	}
+	return out
+}
+
+// publish records a server's current tools (connected) and rebuilds.
+func (m *Manager) publish(st ServerTools) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.live[st.Server] = st
+	s := m.status[st.Server]
+	s.State, s.Err, s.Tools = StateConnected, nil, len(st.Tools)
+	m.status[st.Server] = s
+	m.rebuildLocked()
+}
+
+// withdraw removes a server from the pool after it disconnected or failed.
+func (m *Manager) withdraw(name string, state State, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.status[name]
+	s.State, s.Err, s.Tools = state, err, 0
+	m.status[name] = s
+	if _, was := m.live[name]; was {
+		delete(m.live, name)
+		m.rebuildLocked()
+	}
+}
+
+// attempted marks a server's first attempt as finished.
+func (m *Manager) attempted() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.pending--
+	if m.pending == 0 {
+		close(m.ready)
+	}
+}
+
+func (m *Manager) countConnect(name string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.status[name]
+	s.Connects++
+	m.status[name] = s
+}
+
+func (m *Manager) rebuildLocked() {
+	servers := make([]ServerTools, 0, len(m.live))
+	for _, name := range m.names {
+		if st, ok := m.live[name]; ok {
+			servers = append(servers, st)
+		}
+	}
+	snap := Build(servers, m.exclude)
+	m.version++
+	snap.version = m.version
+	m.snapshot.Store(snap)
+	for ch := range m.subs {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// State is a server's connection state.
+type State int
+
+const (
+	// StateConnecting: first attempt in progress.
+	StateConnecting State = iota + 1
+	// StateConnected: connected and its tools are in the pool.
+	StateConnected
+	// StateRetrying: the last attempt failed or the connection dropped; a
+	// reconnect is scheduled.
+	StateRetrying
+	// StateInvalid: the configuration entry is unusable (see Err).
+	StateInvalid
+)
+
+func (s State) String() string {
+	switch s {
+	case StateConnecting:
+		return "connecting"
+	case StateConnected:
+		return "connected"
+	case StateRetrying:
+		return "retrying"
+	case StateInvalid:
+		return "invalid"
+	}
+	return "unknown"
+}
+
+// ServerStatus describes one configured server.
+type ServerStatus struct {
+	Name  string
+	State State
+	// Tools is the number of tools the server listed (before exclusion).
+	Tools int
+	// Err is the last failure (configuration, connect, list, crash).
+	Err error
+	// Connects counts successful connections, reconnects included.
+	Connects int
+}

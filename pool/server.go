@@ -1,0 +1,197 @@
+package pool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxListPages stops a server whose tools/list never ends.
+const maxListPages = 10000
+
+// server keeps one configured server connected: connect, list, follow
+// list_changed, and on any failure withdraw its tools and reconnect after a
+// backoff. Its run loop is the only writer of live.
+type server struct {
+	cfg     ServerConfig
+	m       *Manager
+	changed chan struct{} // list_changed signals, coalesced
+	live    atomic.Pointer[liveSession]
+}
+
+// liveSession is the connection calls go to.
+type liveSession struct {
+	session *mcp.ClientSession
+	ended   chan struct{} // closed when the connection is gone
+}
+
+func (s *server) run(ctx context.Context) {
+	log := s.m.log.With().Str("server", s.cfg.Name).Logger()
+	first := true
+	for attempt := 0; ; attempt++ {
+		listed, err := s.connectAndServe(ctx, &first)
+		if ctx.Err() != nil {
+			return
+		}
+		if listed {
+			attempt = 0 // it worked for a while: start the schedule over
+		}
+		delay := Backoff(attempt, s.m.opts.BackoffBase, s.m.opts.BackoffMax)
+		log.Warn().Err(err).Dur("retry_in", delay).Msg("mcp server unavailable")
+		s.m.withdraw(s.cfg.Name, StateRetrying, err)
+		if first {
+			first = false
+			s.m.attempted()
+		}
+		timer := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C:
+		}
+	}
+}
+
+// connectAndServe runs one connection until it ends. listed reports whether
+// the server got as far as having its tools in the pool.
+func (s *server) connectAndServe(ctx context.Context, first *bool) (listed bool, err error) {
+	tap := newListTap()
+	transport, err := transportFor(ctx, s.cfg, &s.m.opts, tap)
+	if err != nil {
+		return false, err
+	}
+	copts := s.m.opts.ClientOptions
+	copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
+		select {
+		case s.changed <- struct{}{}:
+		default: // a refresh is already due; floods coalesce here
+		}
+	}
+	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
+	cctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
+	session, err := client.Connect(cctx, transport, nil)
+	cancel()
+	if err != nil {
+		return false, fmt.Errorf("connect: %w", err)
+	}
+	ended := make(chan struct{})
+	go func() {
+		_ = session.Wait()
+		close(ended)
+	}()
+	defer func() {
+		s.live.Store(nil)
+		_ = session.Close()
+		<-ended
+		if err == nil && ctx.Err() == nil {
+			err = errors.New("connection closed")
+		}
+	}()
+	// Drop a signal left over from an earlier connection: we list now anyway.
+	select {
+	case <-s.changed:
+	default:
+	}
+	tools, err := s.list(ctx, session, tap)
+	if err != nil {
+		return false, err
+	}
+	instructions := ""
+	if init := session.InitializeResult(); init != nil {
+		instructions = init.Instructions
+	}
+	s.live.Store(&liveSession{session: session, ended: ended})
+	s.m.countConnect(s.cfg.Name)
+	s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Tools: tools})
+	if *first {
+		*first = false
+		s.m.attempted()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return true, nil
+		case <-ended:
+			return true, errors.New("connection closed by the server")
+		case <-s.changed:
+			tools, err := s.list(ctx, session, tap)
+			if err != nil {
+				// The old list stays: a failed refresh says nothing about
+				// which tools went away. A dead connection ends the loop.
+				s.m.log.Warn().Str("server", s.cfg.Name).Err(err).Msg("tools/list refresh failed")
+				continue
+			}
+			s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Tools: tools})
+		}
+	}
+}
+
+// list reads every page of tools/list. Entries come from the raw reply when
+// the transport records it (exact bytes), else from the SDK's decoding.
+func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *listTap) ([]Tool, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
+	defer cancel()
+	var tools []Tool
+	seen := map[string]bool{}
+	cursor := ""
+	for page := 0; ; page++ {
+		if page == maxListPages {
+			return nil, errors.New("tools/list: too many pages")
+		}
+		res, err := session.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
+		var raw map[string]Tool
+		if page, ok := tap.page(cursor); ok {
+			raw, _ = rawTools(page)
+		}
+		for _, t := range res.Tools {
+			if t == nil || seen[t.Name] {
+				continue
+			}
+			seen[t.Name] = true
+			if rt, ok := raw[t.Name]; ok {
+				tools = append(tools, normalize(rt))
+				continue
+			}
+			tools = append(tools, normalize(fromSDK(t)))
+		}
+		if res.NextCursor == "" {
+			return tools, nil
+		}
+		if res.NextCursor == cursor {
+			return nil, errors.New("tools/list: the server repeated its page cursor")
+		}
+		cursor = res.NextCursor
+	}
+}
+
+// fromSDK re-encodes a tool the SDK decoded (schema key order is lost).
+func fromSDK(t *mcp.Tool) Tool {
+	out := Tool{Leaf: t.Name, Description: t.Description}
+	if t.InputSchema != nil {
+		out.InputSchema, _ = json.Marshal(t.InputSchema)
+	}
+	if t.OutputSchema != nil {
+		out.OutputSchema, _ = json.Marshal(t.OutputSchema)
+	}
+	return out
+}
+
+// normalize makes an explicit JSON null schema the same as an absent one.
+func normalize(t Tool) Tool {
+	if string(t.InputSchema) == "null" {
+		t.InputSchema = nil
+	}
+	if string(t.OutputSchema) == "null" {
+		t.OutputSchema = nil
+	}
+	return t
+}

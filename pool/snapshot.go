@@ -1,0 +1,140 @@
+package pool
+
+import (
+	"slices"
+	"strings"
+)
+
+// Exclude reports whether a tool, by full name, is removed from the pool
+// (permission deny rules, disallowedTools). A nil Exclude removes nothing.
+type Exclude func(fullName string) bool
+
+// ServerTools is what one connected server contributes to the pool.
+type ServerTools struct {
+	// Server is the configured server name.
+	Server string
+	// Instructions is the instructions text of the server's initialize
+	// result ("" when it sent none).
+	Instructions string
+	// Tools holds the server's tools in listing order; only Leaf,
+	// Description and the schemas are read.
+	Tools []Tool
+}
+
+// Snapshot is an immutable view of the pool: the tools callable at one
+// moment, sorted by full name. It is shared, never copied: every method is
+// safe for concurrent use and no method hands out memory the snapshot keeps.
+type Snapshot struct {
+	tools        []Tool
+	index        map[string]int
+	servers      []string
+	instructions map[string]string
+	conflicts    []string
+	version      uint64
+}
+
+// emptySnapshot is the pool with nothing connected.
+var emptySnapshot = Build(nil, nil)
+
+// Build is the pool constructor: every tool of the given servers, named
+// mcp__<server>__<leaf>, minus the ones exclude removes. Declarations, the
+// catalog, search and the sandbox's reachable set must all come from its
+// result.
+//
+// Two different servers can produce the same full name (server "a__b" with
+// tool "c" and server "a" with tool "b__c"). Such a name could route to
+// either, so both are left out of the pool and reported by Conflicts. A server
+// listing one tool name twice keeps its first entry.
+func Build(servers []ServerTools, exclude Exclude) *Snapshot {
+	total := 0
+	for _, s := range servers {
+		total += len(s.Tools)
+	}
+	s := &Snapshot{
+		tools:        make([]Tool, 0, total),
+		index:        make(map[string]int, total),
+		instructions: make(map[string]string, len(servers)),
+	}
+	owner := make(map[string]string, total)
+	conflicted := map[string]bool{}
+	for _, srv := range servers {
+		s.servers = append(s.servers, srv.Server)
+		if srv.Instructions != "" {
+			s.instructions[srv.Server] = srv.Instructions
+		}
+		for _, t := range srv.Tools {
+			name := FullName(srv.Server, t.Leaf)
+			if prev, seen := owner[name]; seen {
+				if prev != srv.Server {
+					conflicted[name] = true
+				}
+				continue
+			}
+			owner[name] = srv.Server
+			if exclude != nil && exclude(name) {
+				continue
+			}
+			t.Name, t.Server = name, srv.Server
+			s.tools = append(s.tools, t)
+		}
+	}
+	if len(conflicted) > 0 {
+		s.tools = slices.DeleteFunc(s.tools, func(t Tool) bool { return conflicted[t.Name] })
+		for name := range conflicted {
+			s.conflicts = append(s.conflicts, name)
+		}
+		slices.Sort(s.conflicts)
+	}
+	slices.SortFunc(s.tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
+	for i, t := range s.tools {
+		s.index[t.Name] = i
+	}
+	slices.Sort(s.servers)
+	return s
+}
+
+// Tools returns the pool sorted by full name. The slice is a fresh copy; the
+// schemas inside are shared and must not be modified.
+func (s *Snapshot) Tools() []Tool { return slices.Clone(s.tools) }
+
+// Each calls f for every tool in name order without copying the list; it
+// stops early when f returns false.
+func (s *Snapshot) Each(f func(Tool) bool) {
+	for _, t := range s.tools {
+		if !f(t) {
+			return
+		}
+	}
+}
+
+// Lookup finds a tool by full name. Routing uses it; it never splits names.
+func (s *Snapshot) Lookup(name string) (Tool, bool) {
+	i, ok := s.index[name]
+	if !ok {
+		return Tool{}, false
+	}
+	return s.tools[i], true
+}
+
+// Len is the number of tools in the pool.
+func (s *Snapshot) Len() int { return len(s.tools) }
+
+// Servers lists the connected servers the snapshot was built from, sorted,
+// including servers that contribute no tool.
+func (s *Snapshot) Servers() []string { return slices.Clone(s.servers) }
+
+// Instructions returns the instructions a connected server sent at
+// initialize, for the host's separate instructions channel. ok is false when
+// the server sent none or is not connected.
+func (s *Snapshot) Instructions(server string) (text string, ok bool) {
+	text, ok = s.instructions[server]
+	return text, ok
+}
+
+// Version increases with every snapshot a Manager publishes (0 for one made
+// directly by Build), so a holder can tell whether the pool moved on.
+func (s *Snapshot) Version() uint64 { return s.version }
+
+// Conflicts lists the full names two servers both produced; they are left
+// out of the pool (see Build).
+func (s *Snapshot) Conflicts() []string { return slices.Clone(s.conflicts) }

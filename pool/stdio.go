@@ -1,0 +1,185 @@
+package pool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stdioTransport starts a stdio server in its own process group and stops it
+// as a group. The SDK's CommandTransport signals only the process it started,
+// so launchers such as npx would leave their children behind.
+type stdioTransport struct {
+	cfg ServerConfig
+	// grace is how long each stop step (stdin closed, then SIGTERM) waits
+	// before the next, harsher one.
+	grace time.Duration
+}
+
+// Connect starts the process and speaks newline-delimited JSON over its
+// stdin and stdout.
+func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	cmd := exec.Command(t.cfg.Command, t.cfg.Args...)
+	cmd.Env = mergeEnv(os.Environ(), t.cfg.Env)
+	cmd.Dir = t.cfg.Cwd
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Our own pipes rather than cmd.StdoutPipe: cmd.Wait closes those, which
+	// would race with the SDK's reader goroutine.
+	stdinR, stdinW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	stdoutR, stdoutW, err := os.Pipe()
+	if err != nil {
+		closeAll(stdinR, stdinW)
+		return nil, err
+	}
+	stderr := &tailBuffer{}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderr
+	// A grandchild that escaped the group could hold stderr open forever.
+	cmd.WaitDelay = t.grace
+	if err := cmd.Start(); err != nil {
+		closeAll(stdinR, stdinW, stdoutR, stdoutW)
+		return nil, fmt.Errorf("cannot start %q: %w", t.cfg.Command, err)
+	}
+	closeAll(stdinR, stdoutW) // the child holds its own copies
+	p := &process{cmd: cmd, pgid: cmd.Process.Pid, exited: make(chan struct{}), stderr: stderr}
+	go p.wait()
+	inner, err := (&mcp.IOTransport{Reader: stdoutR, Writer: stdinW}).Connect(ctx)
+	if err != nil {
+		closeAll(stdoutR, stdinW)
+		p.stop(t.grace)
+		return nil, err
+	}
+	return &processConn{Connection: inner, proc: p, grace: t.grace}, nil
+}
+
+// process is a started server and its process group.
+type process struct {
+	cmd     *exec.Cmd
+	pgid    int
+	exited  chan struct{} // closed once the leader is reaped
+	waitErr error         // valid after exited is closed
+	stderr  *tailBuffer
+}
+
+// wait reaps the leader, then kills whatever it left in its group: a server
+// that dies must not leave orphans behind either.
+func (p *process) wait() {
+	p.waitErr = p.cmd.Wait()
+	// The group id cannot be handed to a new process while members remain,
+	// so this reaches only the dead server's leftovers.
+	_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
+	close(p.exited)
+}
+
+// stop ends the process group: the caller has closed stdin already; wait for
+// a clean exit, then SIGTERM the group, then SIGKILL it. It returns once the
+// leader is reaped.
+func (p *process) stop(grace time.Duration) {
+	steps := []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL}
+	for _, sig := range steps {
+		select {
+		case <-p.exited:
+			return
+		case <-time.After(grace):
+		}
+		_ = syscall.Kill(-p.pgid, sig)
+	}
+	<-p.exited
+}
+
+// exitReason describes how the process ended, with the tail of its stderr.
+func (p *process) exitReason() error {
+	select {
+	case <-p.exited:
+	default:
+		return nil
+	}
+	msg := "server process exited"
+	if p.waitErr != nil {
+		msg += ": " + p.waitErr.Error()
+	}
+	if tail := strings.TrimSpace(p.stderr.String()); tail != "" {
+		msg += "; stderr: " + tail
+	}
+	return errors.New(msg)
+}
+
+// processConn is the SDK connection over the process pipes; closing it stops
+// the whole process group.
+type processConn struct {
+	mcp.Connection
+	proc  *process
+	grace time.Duration
+	once  sync.Once
+}
+
+func (c *processConn) Close() error {
+	err := c.Connection.Close() // closes stdin: the polite shutdown request
+	c.once.Do(func() { c.proc.stop(c.grace) })
+	return err
+}
+
+// mergeEnv lays the configured variables over the inherited environment.
+func mergeEnv(base []string, extra map[string]string) []string {
+	if len(extra) == 0 {
+		return base
+	}
+	env := make([]string, 0, len(base)+len(extra))
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, overridden := extra[name]; !overridden {
+			env = append(env, kv)
+		}
+	}
+	names := make([]string, 0, len(extra))
+	for name := range extra {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		env = append(env, name+"="+extra[name])
+	}
+	return env
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		_ = f.Close()
+	}
+}
+
+// tailBuffer keeps the last bytes a server wrote to stderr, to explain a
+// failed start or a crash.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const stderrTail = 2048
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - stderrTail; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}

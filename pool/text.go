@@ -1,0 +1,38 @@
+package pool
+
+import "fmt"
+
+// This file holds every sentence of this package a model can read: the
+// errors a flat call or a script sees when an MCP call fails.
+
+func textUnknownTool(name string) string {
+	return fmt.Sprintf("MCP tool %q is not in the current tool pool; it may have been removed since the tool list was shown.", name)
+}
+
+func textServerDown(name, server string) string {
+	return fmt.Sprintf("MCP tool %q is not available: its server %q is not connected right now.", name, server)
+}
+
+func textConnectionLost(name, server string) string {
+	return fmt.Sprintf("MCP tool %q failed: the connection to its server %q was lost during the call.", name, server)
+}
+
+func textCancelled(name string) string {
+	return fmt.Sprintf("MCP tool %q was cancelled before it finished.", name)
+}
+
+func textTimedOut(name string) string {
+	return fmt.Sprintf("MCP tool %q did not finish before the time ran out.", name)
+}
+
+func textProtocolError(name, detail string) string {
+	return fmt.Sprintf("MCP tool %q failed: the server answered with an error: %s", name, detail)
+}
+
+func textToolErrorWithoutText(name string) string {
+	return fmt.Sprintf("MCP tool %q reported an error without a message.", name)
+}
+
+func textDenied(name string) string {
+	return fmt.Sprintf("MCP tool %q was not allowed to run.", name)
+}

@@ -1,0 +1,62 @@
+package pool
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// transportFor builds a fresh transport for one connection attempt. tap, when
+// the transport is newline JSON, records raw tools/list replies.
+func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *listTap) (mcp.Transport, error) {
+	switch {
+	case cfg.Dial != nil:
+		t, err := cfg.Dial(ctx)
+		if err != nil {
+			return nil, err
+		}
+		switch t.(type) {
+		case *mcp.InMemoryTransport, *mcp.IOTransport, *mcp.CommandTransport:
+			return tapTransport{Transport: t, tap: tap}, nil
+		}
+		return t, nil
+	case cfg.Command != "":
+		return tapTransport{Transport: &stdioTransport{cfg: cfg, grace: opts.StopGrace}, tap: tap}, nil
+	case cfg.Type == "sse":
+		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(opts.HTTPClient, cfg.Headers)}, nil
+	default:
+		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(opts.HTTPClient, cfg.Headers)}, nil
+	}
+}
+
+// httpClient returns base (or the default client) sending headers with every
+// request.
+func httpClient(base *http.Client, headers map[string]string) *http.Client {
+	if base == nil {
+		base = http.DefaultClient
+	}
+	if len(headers) == 0 {
+		return base
+	}
+	c := *base
+	next := c.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	c.Transport = headerTransport{next: next, headers: headers}
+	return &c
+}
+
+type headerTransport struct {
+	next    http.RoundTripper
+	headers map[string]string
+}
+
+func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, v := range t.headers {
+		req.Header.Set(k, v)
+	}
+	return t.next.RoundTrip(req)
+}
