@@ -291,13 +291,25 @@ func (x *execution) nested(name string, arg goja.Value, call hostCall) goja.Valu
 	x.hostCalls.Add(1)
 	go func() {
 		defer x.hostCalls.Done()
-		value, images, err := call(x.hostCtx, args)
+		value, images, err := x.callHost(call, args)
 		select {
 		case x.settled <- completion{resolve: resolve, reject: reject, value: value, images: images, err: err}:
 		case <-x.finished:
 		}
 	}()
 	return x.realm.vm.ToValue(promise)
+}
+
+// callHost runs one host call, containing a panic in the host as a failure
+// of that call alone.
+func (x *execution) callHost(call hostCall, args json.RawMessage) (value json.RawMessage, images []Image, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			x.logger.Error().Interface("panic", p).Msg("sandbox: host call panicked")
+			value, images, err = nil, nil, plainError(msgHostCallCrashed)
+		}
+	}()
+	return call(x.hostCtx, args)
 }
 
 // failFrom turns an error out of the runtime into a failure Result.

@@ -37,6 +37,7 @@ const (
 	msgNoOutput        = "The script produced no return value and no output."
 	msgEmptyCode       = "The script is empty: pass the JavaScript to run as code."
 	msgCrashed         = "The sandbox failed while running the script"
+	msgHostCallCrashed = "The tool call failed inside the host."
 )
 
 func msgLogTruncated(total int) string {

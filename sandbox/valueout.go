@@ -81,7 +81,6 @@ func (e *exportError) Error() string {
 
 func formatPath(path []string) string {
 	var b strings.Builder
-	b.WriteString("field ")
 	for i, p := range path {
 		if strings.HasPrefix(p, "[") {
 			b.WriteString(p)
@@ -92,7 +91,7 @@ func formatPath(path []string) string {
 		}
 		b.WriteString(p)
 	}
-	return strconv.Quote(b.String())
+	return "field " + strconv.Quote(b.String())
 }
 
 func (o *outbound) reject(reason string) error {
