@@ -1,0 +1,140 @@
+package catalog
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// summaryWidth is how many characters of a tool description's first line
+// the catalog keeps (CAT-1, CAT-2). Search returns the full description.
+const summaryWidth = 100
+
+// entry is one tool rendered for the catalog and for search.
+type entry struct {
+	tool Tool
+	// signature is the call form with its argument and result types,
+	// e.g. tools.mcp__a__b(args: {...}): Promise<unknown>. Search returns it
+	// as is (SEARCH-2).
+	signature string
+	// block is the catalog entry: the description line, then the signature,
+	// ending in a newline. Its cost is priced as a whole (NFR-7).
+	block string
+	cost  int
+}
+
+// renderEntry renders one tool. It is pure: the same tool always gives the
+// same bytes.
+func renderEntry(t Tool, sc *scratch) *entry {
+	sig := sc.signature(toolCallee(t.Name), t.InputSchema, t.OutputSchema)
+	var b strings.Builder
+	b.Grow(len(sig) + summaryWidth + 16)
+	if line := summaryLine(t.Description); line != "" {
+		b.WriteString("/** ")
+		b.WriteString(line)
+		b.WriteString(" */\n")
+	}
+	b.WriteString(sig)
+	b.WriteByte('\n')
+	block := b.String()
+	return &entry{tool: t, signature: sig, block: block, cost: estimateTokens(block)}
+}
+
+// signature renders callee(args: In): Promise<Out> with both types from the
+// same renderer (CAT-1, D8). A tool without an input schema takes {}; one
+// without an output schema returns Promise<unknown>.
+func (sc *scratch) signature(callee string, input, output []byte) string {
+	in := "{}"
+	if len(input) > 0 {
+		in = sc.schemaType(input)
+	}
+	out := unknownType
+	if len(output) > 0 {
+		out = sc.schemaType(output)
+	}
+	return callee + "(args: " + in + "): Promise<" + out + ">"
+}
+
+// scratch is the reusable working memory of one rendering goroutine.
+type scratch struct {
+	p parser
+	r tsRenderer
+}
+
+// schemaType renders a whole schema document at the top level. A document
+// that is not JSON renders as unknown: the tool still appears.
+func (sc *scratch) schemaType(doc []byte) string {
+	root, err := sc.p.parse(doc)
+	if err != nil {
+		return unknownType
+	}
+	sc.r.reset(root)
+	return sc.r.render(root)
+}
+
+// toolCallee is how a script reaches a tool: tools.name when the name is an
+// identifier, tools["name"] otherwise (a '-' or '.' would parse as an
+// operator or a property chain).
+func toolCallee(name string) string {
+	if isIdentifier(name, true) {
+		return "tools." + name
+	}
+	return "tools[" + quoted(name) + "]"
+}
+
+// searchCallee is tools["$codemode"].search: the reserved namespace is
+// always written quoted, as the Exec description teaches it (D7), though
+// "$codemode" would also be a valid identifier.
+func searchCallee() string {
+	method := "." + SearchMethod
+	if !isIdentifier(SearchMethod, false) {
+		method = "[" + quoted(SearchMethod) + "]"
+	}
+	return "tools[" + quoted(SearchNamespace) + "]" + method
+}
+
+// summaryLine is a description's first non-blank line, cut to summaryWidth
+// characters with an ellipsis (CAT-1).
+func summaryLine(desc string) string {
+	desc = strings.TrimLeft(desc, " \t\r\n")
+	if i := strings.IndexAny(desc, "\r\n"); i >= 0 {
+		desc = desc[:i]
+	}
+	desc = strings.TrimRight(desc, " \t")
+	if utf8.RuneCountInString(desc) > summaryWidth {
+		n := 0
+		for i := range desc {
+			if n == summaryWidth {
+				desc = strings.TrimRight(desc[:i], " \t") + ellipsis
+				break
+			}
+			n++
+		}
+	}
+	return escapeComment(desc)
+}
+
+// estimateTokens prices text at one token per four characters, rounded up,
+// over the whole text (NFR-7). Characters are counted as UTF-16 code units,
+// the length a JavaScript host measures, so our figures compare directly
+// with the flat declarations' cost measured the same way.
+func estimateTokens(s string) int {
+	return (utf16Len(s) + 3) / 4
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			goto slow
+		}
+	}
+	return len(s)
+slow:
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,547 @@
+package catalog
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// node is one decoded JSON value. Objects keep their members in document
+// order: the catalog renders properties in the order the server wrote them,
+// and Go maps would make that order random.
+type node struct {
+	kind nodeKind
+	// text is the decoded string, the raw number literal, or "true"/"false".
+	text string
+	// items are the elements of an array.
+	items []*node
+	// keys and vals are the members of an object, in document order. A key
+	// repeated in the document keeps its first position and its last value,
+	// as encoding/json does.
+	keys []string
+	vals []*node
+	// index speeds up lookups in large objects ($defs blocks with hundreds of
+	// definitions); it is built on first use.
+	index map[string]int
+}
+
+type nodeKind uint8
+
+const (
+	kindNull nodeKind = iota
+	kindBool
+	kindNumber
+	kindString
+	kindArray
+	kindObject
+)
+
+// maxNesting bounds how deeply parseJSON descends. Real schemas nest a few
+// dozen levels at most; the bound keeps hostile input from exhausting the
+// stack.
+const maxNesting = 512
+
+var errBadJSON = errors.New("invalid JSON")
+
+// parseJSON decodes data into a node tree. It accepts exactly one JSON value
+// surrounded by optional whitespace.
+func parseJSON(data []byte) (*node, error) {
+	var p parser
+	return p.parse(data)
+}
+
+// parser is a small recursive-descent JSON decoder built for throughput:
+// catalogs parse megabytes of schemas. One copy of the document backs every
+// string without escapes; nodes and member slices come from arenas that a
+// parser reuses for its next document, once the previous tree is dropped.
+type parser struct {
+	data string
+	pos  int
+
+	nodes arena[node]
+	keys  arena[string]
+	ptrs  arena[*node]
+
+	// stacks collect the members of the objects and arrays being parsed.
+	keyStack  []string
+	valStack  []*node
+	itemStack []*node
+}
+
+// parse decodes data, reusing the parser's memory: trees from earlier calls
+// must no longer be in use.
+func (p *parser) parse(data []byte) (*node, error) {
+	p.data, p.pos = string(data), 0
+	p.keyStack, p.valStack, p.itemStack = p.keyStack[:0], p.valStack[:0], p.itemStack[:0]
+	p.nodes.reset()
+	p.keys.reset()
+	p.ptrs.reset()
+	p.skipSpace()
+	n, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.data) {
+		return nil, errBadJSON
+	}
+	return n, nil
+}
+
+// arena hands out slices carved from reusable chunks.
+type arena[T any] struct {
+	chunks [][]T
+	chunk  int // index of the chunk in use
+	used   int // elements used in it
+}
+
+const arenaChunk = 1024
+
+func (a *arena[T]) reset() {
+	a.chunk, a.used = 0, 0
+}
+
+// take returns a zeroed slice of n elements with capacity n.
+func (a *arena[T]) take(n int) []T {
+	for {
+		if a.chunk < len(a.chunks) {
+			c := a.chunks[a.chunk]
+			if a.used+n <= len(c) {
+				s := c[a.used : a.used+n : a.used+n]
+				a.used += n
+				clear(s)
+				return s
+			}
+			if a.used == 0 && n > len(c) {
+				// This chunk is too small for n: replace it.
+				a.chunks[a.chunk] = make([]T, n)
+				continue
+			}
+			a.chunk++
+			a.used = 0
+			continue
+		}
+		a.chunks = append(a.chunks, make([]T, max(arenaChunk, n)))
+	}
+}
+
+func (p *parser) newNode(kind nodeKind, text string) *node {
+	n := &p.nodes.take(1)[0]
+	n.kind, n.text = kind, text
+	return n
+}
+
+func (p *parser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value(depth int) (*node, error) {
+	if depth > maxNesting || p.pos >= len(p.data) {
+		return nil, errBadJSON
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return p.newNode(kindString, s), nil
+	case c == 't':
+		return p.literal("true", kindBool)
+	case c == 'f':
+		return p.literal("false", kindBool)
+	case c == 'n':
+		return p.literal("null", kindNull)
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	default:
+		return nil, errBadJSON
+	}
+}
+
+func (p *parser) literal(word string, kind nodeKind) (*node, error) {
+	if !strings.HasPrefix(p.data[p.pos:], word) {
+		return nil, errBadJSON
+	}
+	p.pos += len(word)
+	if kind == kindNull {
+		word = ""
+	}
+	return p.newNode(kind, word), nil
+}
+
+// number scans a number per the JSON grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (p *parser) number() (*node, error) {
+	start := p.pos
+	d := p.data
+	i := p.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case digits() == 0:
+		return nil, errBadJSON
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if digits() == 0 {
+			return nil, errBadJSON
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return nil, errBadJSON
+		}
+	}
+	p.pos = i
+	return p.newNode(kindNumber, d[start:i]), nil
+}
+
+// str decodes a string starting at its opening quote. Strings without
+// escapes (nearly all of them) are copied directly. Invalid UTF-8 becomes
+// U+FFFD, as encoding/json does.
+func (p *parser) str() (string, error) {
+	start := p.pos + 1
+	escaped, nonASCII := false, false
+	for i := start; i < len(p.data); i++ {
+		c := p.data[i]
+		switch {
+		case c == '"':
+			p.pos = i + 1
+			raw := p.data[start:i]
+			if escaped {
+				return unescape(raw)
+			}
+			if nonASCII && !utf8.ValidString(raw) {
+				return strings.ToValidUTF8(raw, "\uFFFD"), nil
+			}
+			return raw, nil
+		case c == '\\':
+			escaped = true
+			i++
+		case c < 0x20:
+			return "", errBadJSON
+		case c >= utf8.RuneSelf:
+			nonASCII = true
+		}
+	}
+	return "", errBadJSON
+}
+
+// unescape decodes the body of a JSON string that contains escapes.
+func unescape(raw string) (string, error) {
+	var b strings.Builder
+	b.Grow(len(raw))
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i >= len(raw) {
+			return "", errBadJSON
+		}
+		switch raw[i] {
+		case '"', '\\', '/':
+			b.WriteByte(raw[i])
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, ok := hex4(raw, i+1)
+			if !ok {
+				return "", errBadJSON
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				r2, ok2 := rune(0), false
+				if i+2 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+					r2, ok2 = hex4(raw, i+3)
+				}
+				if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
+					r = dec
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			b.WriteRune(r)
+		default:
+			return "", errBadJSON
+		}
+	}
+	s := b.String()
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s, nil
+}
+
+func hex4(raw string, at int) (rune, bool) {
+	if at+4 > len(raw) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range []byte(raw[at : at+4]) {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+func (p *parser) array(depth int) (*node, error) {
+	p.pos++ // [
+	n := p.newNode(kindArray, "")
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return n, nil
+	}
+	mark := len(p.itemStack)
+	for {
+		p.skipSpace()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		p.itemStack = append(p.itemStack, v)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, errBadJSON
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case ']':
+			p.pos++
+			n.items = p.ptrs.take(len(p.itemStack) - mark)
+			copy(n.items, p.itemStack[mark:])
+			p.itemStack = p.itemStack[:mark]
+			return n, nil
+		default:
+			return nil, errBadJSON
+		}
+	}
+}
+
+func (p *parser) object(depth int) (*node, error) {
+	p.pos++ // {
+	n := p.newNode(kindObject, "")
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return n, nil
+	}
+	mark := len(p.keyStack)
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, errBadJSON
+		}
+		key, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, errBadJSON
+		}
+		p.pos++
+		p.skipSpace()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		p.keyStack = append(p.keyStack, key)
+		p.valStack = append(p.valStack, v)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, errBadJSON
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+		case '}':
+			p.pos++
+			n.keys = p.keys.take(len(p.keyStack) - mark)
+			copy(n.keys, p.keyStack[mark:])
+			n.vals = p.ptrs.take(len(p.valStack) - mark)
+			copy(n.vals, p.valStack[mark:])
+			p.keyStack, p.valStack = p.keyStack[:mark], p.valStack[:mark]
+			return n, nil
+		default:
+			return nil, errBadJSON
+		}
+	}
+}
+
+// indexThreshold is the member count from which lookups use a map.
+const indexThreshold = 16
+
+// find returns the position of key's last occurrence, or -1: a repeated key
+// takes its last value, as encoding/json does.
+func (n *node) find(key string) int {
+	if n.index == nil && len(n.keys) >= indexThreshold {
+		index := make(map[string]int, len(n.keys))
+		for i, k := range n.keys {
+			index[k] = i
+		}
+		n.index = index
+	}
+	if n.index != nil {
+		if i, ok := n.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := len(n.keys) - 1; i >= 0; i-- {
+		if n.keys[i] == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// shadowed reports whether the member at position i is repeated later in
+// the object, so only its last occurrence is rendered.
+func (n *node) shadowed(i int) bool {
+	return n.find(n.keys[i]) != i
+}
+
+// get returns the member named key of an object, or nil.
+func (n *node) get(key string) *node {
+	if n == nil || n.kind != kindObject {
+		return nil
+	}
+	if i := n.find(key); i >= 0 {
+		return n.vals[i]
+	}
+	return nil
+}
+
+// str returns the member key when it is a string.
+func (n *node) getString(key string) (string, bool) {
+	v := n.get(key)
+	if v == nil || v.kind != kindString {
+		return "", false
+	}
+	return v.text, true
+}
+
+func (n *node) isTrue(key string) bool {
+	v := n.get(key)
+	return v != nil && v.kind == kindBool && v.text == "true"
+}
+
+// appendJSON appends n as compact JSON. Strings are quoted as JavaScript
+// accepts them; HTML characters are not escaped, unlike encoding/json.
+func (n *node) appendJSON(b []byte) []byte {
+	switch n.kind {
+	case kindNull:
+		b = append(b, "null"...)
+	case kindBool, kindNumber:
+		b = append(b, n.text...)
+	case kindString:
+		b = appendQuoted(b, n.text)
+	case kindArray:
+		b = append(b, '[')
+		for i, it := range n.items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = it.appendJSON(b)
+		}
+		b = append(b, ']')
+	case kindObject:
+		b = append(b, '{')
+		for i, k := range n.keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendQuoted(b, k)
+			b = append(b, ':')
+			b = n.vals[i].appendJSON(b)
+		}
+		b = append(b, '}')
+	}
+	return b
+}
+
+func (n *node) json() string {
+	return string(n.appendJSON(nil))
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendQuoted appends s as a double-quoted JSON string literal, which is
+// also a valid JavaScript and TypeScript string literal.
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, `\n`...)
+		case c == '\r':
+			b = append(b, `\r`...)
+		case c == '\t':
+			b = append(b, `\t`...)
+		case c < 0x20:
+			b = append(b, `\u00`...)
+			b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, '"')
+}
+
+func quoted(s string) string {
+	return string(appendQuoted(nil, s))
+}
