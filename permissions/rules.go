@@ -1,0 +1,87 @@
+package permissions
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// ExecTool is the name rules use for the Exec tool itself.
+const ExecTool = "Exec"
+
+const (
+	mcpPrefix      = "mcp__"
+	nameSeparator  = "__"
+	serverWildcard = "*"
+)
+
+// ValidateRule reports whether s is a rule string this package understands.
+// Strings that start with mcp__ must name a server (mcp__server), every tool
+// of a server (mcp__server__*) or one tool (mcp__server__tool). Other
+// non-blank strings without spaces are kept as exact names (Exec, or the
+// name of a host tool), so a settings file shared with a host that has rules
+// of its own still loads.
+func ValidateRule(s string) error {
+	if s == "" {
+		return fmt.Errorf("empty rule")
+	}
+	if strings.IndexFunc(s, unicode.IsSpace) >= 0 {
+		return fmt.Errorf("rule %q contains white space", s)
+	}
+	if !strings.HasPrefix(s, mcpPrefix) {
+		return nil
+	}
+	server, tool, hasTool := strings.Cut(s[len(mcpPrefix):], nameSeparator)
+	if server == "" {
+		return fmt.Errorf("rule %q names no server (want mcp__server or mcp__server__tool)", s)
+	}
+	if hasTool && tool == "" {
+		return fmt.Errorf("rule %q ends with %q (want mcp__server or mcp__server__tool)", s, nameSeparator)
+	}
+	return nil
+}
+
+// ruleMatches reports whether rule names fullName: the same full name, the
+// name's server (mcp__server or mcp__server__*), or nothing. Malformed rules
+// match nothing; they are rejected when the settings are loaded.
+func ruleMatches(rule, fullName string) bool {
+	if rule == fullName {
+		return rule != ""
+	}
+	server, ok := serverRule(rule)
+	if !ok {
+		return false
+	}
+	return strings.HasPrefix(fullName, server) &&
+		strings.HasPrefix(fullName[len(server):], nameSeparator) &&
+		len(fullName) > len(server)+len(nameSeparator)
+}
+
+// serverRule returns the mcp__server prefix a whole-server rule stands for.
+func serverRule(rule string) (string, bool) {
+	if !strings.HasPrefix(rule, mcpPrefix) {
+		return "", false
+	}
+	rest := rule[len(mcpPrefix):]
+	server, tool, hasTool := strings.Cut(rest, nameSeparator)
+	switch {
+	case server == "":
+		return "", false
+	case !hasTool:
+		return rule, true
+	case tool == serverWildcard:
+		return mcpPrefix + server, true
+	default:
+		return "", false
+	}
+}
+
+// firstMatch returns the first rule in rules that names fullName.
+func firstMatch(rules []string, fullName string) (string, bool) {
+	for _, r := range rules {
+		if ruleMatches(r, fullName) {
+			return r, true
+		}
+	}
+	return "", false
+}
