@@ -90,8 +90,8 @@ func behaviourInMemory(name string) pool.ServerConfig {
 	return pool.ServerConfig{Name: name, Dial: testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))}
 }
 
-func behaviourStdio(name string) pool.ServerConfig {
-	cmd, args, env := testservers.StdioCommand()
+func behaviourStdio(name, blockFile string) pool.ServerConfig {
+	cmd, args, env := testservers.StdioCommand(blockFile)
 	return pool.ServerConfig{Name: name, Command: cmd, Args: args, Env: env}
 }
 

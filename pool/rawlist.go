@@ -79,6 +79,14 @@ func (t tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	return &tapConn{Connection: conn, tap: t.tap}, nil
 }
 
+// exitReason forwards to a wrapped process transport.
+func (t tapTransport) exitReason() error {
+	if r, ok := t.Transport.(interface{ exitReason() error }); ok {
+		return r.exitReason()
+	}
+	return nil
+}
+
 type tapConn struct {
 	mcp.Connection
 	tap *listTap

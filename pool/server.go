@@ -78,7 +78,7 @@ func (s *server) connectAndServe(ctx context.Context, first *bool) (listed bool,
 	session, err := client.Connect(cctx, transport, nil)
 	cancel()
 	if err != nil {
-		return false, fmt.Errorf("connect: %w", err)
+		return false, explain(transport, fmt.Errorf("connect: %w", err))
 	}
 	ended := make(chan struct{})
 	go func() {
@@ -118,7 +118,7 @@ func (s *server) connectAndServe(ctx context.Context, first *bool) (listed bool,
 		case <-ctx.Done():
 			return true, nil
 		case <-ended:
-			return true, errors.New("connection closed by the server")
+			return true, explain(transport, errors.New("connection closed by the server"))
 		case <-s.changed:
 			tools, err := s.list(ctx, session, tap)
 			if err != nil {
@@ -194,4 +194,17 @@ func normalize(t Tool) Tool {
 		t.OutputSchema = nil
 	}
 	return t
+}
+
+// explain adds how the server process ended, with the tail of its stderr,
+// when the transport started one.
+func explain(t mcp.Transport, err error) error {
+	r, ok := t.(interface{ exitReason() error })
+	if !ok {
+		return err
+	}
+	if why := r.exitReason(); why != nil {
+		return fmt.Errorf("%w (%v)", err, why)
+	}
+	return err
 }

@@ -23,6 +23,15 @@ type stdioTransport struct {
 	// grace is how long each stop step (stdin closed, then SIGTERM) waits
 	// before the next, harsher one.
 	grace time.Duration
+	proc  *process // the last process started
+}
+
+// exitReason explains why the last process ended (nil while it runs).
+func (t *stdioTransport) exitReason() error {
+	if t.proc == nil {
+		return nil
+	}
+	return t.proc.exitReason()
 }
 
 // Connect starts the process and speaks newline-delimited JSON over its
@@ -53,6 +62,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	closeAll(stdinR, stdoutW) // the child holds its own copies
 	p := &process{cmd: cmd, pgid: cmd.Process.Pid, exited: make(chan struct{}), stderr: stderr}
+	t.proc = p
 	go p.wait()
 	inner, err := (&mcp.IOTransport{Reader: stdoutR, Writer: stdinW}).Connect(ctx)
 	if err != nil {

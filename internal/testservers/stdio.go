@@ -12,6 +12,9 @@ const (
 	envKind       = "MCPEXEC_TESTSERVER"
 	kindBehaviour = "behaviour"
 	kindSleeper   = "sleeper"
+	// envBlockFile names a file whose existence makes the behaviour server
+	// fail at start, so a test controls when a reconnect can succeed.
+	envBlockFile = "MCPEXEC_TESTSERVER_BLOCKFILE"
 )
 
 // MaybeServe turns the test binary into a stdio server when it was started
@@ -22,6 +25,12 @@ func MaybeServe() {
 	case "":
 		return
 	case kindBehaviour:
+		if f := os.Getenv(envBlockFile); f != "" {
+			if _, err := os.Stat(f); err == nil {
+				fmt.Fprintln(os.Stderr, "refusing to start while", f, "exists")
+				os.Exit(1)
+			}
+		}
 		err := Behaviour(BehaviourOptions{Process: true}).Run(context.Background(), &mcp.StdioTransport{})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "behaviour server:", err)
@@ -38,10 +47,17 @@ func MaybeServe() {
 // StdioCommand returns the command, arguments and environment that start the
 // behaviour server (with its process tools) as a stdio subprocess of a test
 // binary whose TestMain calls MaybeServe.
-func StdioCommand() (command string, args []string, env map[string]string) {
+//
+// When blockFile is not empty, the server refuses to start (exit status 1,
+// a line on stderr) for as long as that file exists.
+func StdioCommand(blockFile string) (command string, args []string, env map[string]string) {
 	exe, err := os.Executable()
 	if err != nil {
 		panic(err)
 	}
-	return exe, []string{"-test.run=^$"}, map[string]string{envKind: kindBehaviour}
+	env = map[string]string{envKind: kindBehaviour}
+	if blockFile != "" {
+		env[envBlockFile] = blockFile
+	}
+	return exe, []string{"-test.run=^$"}, env
 }

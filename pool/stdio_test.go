@@ -1,0 +1,150 @@
+package pool_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpexec/mcpexec/pool"
+)
+
+// alive reports whether pid runs (a zombie has ended).
+func alive(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 || i+2 >= len(data) {
+		return false
+	}
+	state := data[i+2]
+	return state != 'Z' && state != 'X'
+}
+
+func waitDead(t *testing.T, what string, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s (pid %d) survived", what, pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func callInt(t *testing.T, m *pool.Manager, name string) int {
+	t.Helper()
+	res, err := m.Call(context.Background(), name, raw(`{}`))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	n, err := strconv.Atoi(res.Value.(string))
+	if err != nil {
+		t.Fatalf("%s returned %v", name, res.Value)
+	}
+	return n
+}
+
+func TestStdioCloseKillsTheWholeProcessGroup(t *testing.T) {
+	m := start(t, []pool.ServerConfig{behaviourStdio("proc", "")}, pool.Options{})
+	server := callInt(t, m, "mcp__proc__pid")
+	grandchild := callInt(t, m, "mcp__proc__spawn")
+	if !alive(server) || !alive(grandchild) {
+		t.Fatal("server and grandchild must run before Close")
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Close returns once the server is reaped; the grandchild was killed
+	// with its group (its reaping is up to init).
+	if alive(server) {
+		t.Fatalf("server pid %d still runs after Close", server)
+	}
+	waitDead(t, "grandchild", grandchild)
+	if got := m.Snapshot(); got.Len() != 0 && got.Version() == 0 {
+		t.Fatalf("unexpected snapshot after Close: %v", names(got))
+	}
+}
+
+func TestStdioCrashMidCallOthersKeepWorkingPoolDropsAndRegainsTools(t *testing.T) {
+	block := filepath.Join(t.TempDir(), "block")
+	m := start(t, []pool.ServerConfig{behaviourStdio("proc", block), behaviourInMemory("b")}, pool.Options{})
+	first := callInt(t, m, "mcp__proc__pid")
+	grandchild := callInt(t, m, "mcp__proc__spawn")
+	if err := os.WriteFile(block, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	_, err := m.Call(context.Background(), "mcp__proc__crash", raw(`{}`))
+	var ce *pool.CallError
+	if !errors.As(err, &ce) || ce.Kind != pool.KindConnectionLost {
+		t.Fatalf("err = %v (%T), want connection lost", err, err)
+	}
+	want := `MCP tool "mcp__proc__crash" failed: the connection to its server "proc" was lost during the call.`
+	if err.Error() != want {
+		t.Fatalf("message = %q, want %q", err.Error(), want)
+	}
+	// The dead server's leftovers go with it.
+	waitDead(t, "grandchild of the crashed server", grandchild)
+
+	// While it cannot restart, its tools are gone and calls say why.
+	snap := waitFor(t, m, "crashed server's tools dropped", hasNot("mcp__proc__pid"))
+	if _, ok := snap.Lookup("mcp__b__text"); !ok {
+		t.Fatal("the other server's tools must stay")
+	}
+	if _, err := m.Call(context.Background(), "mcp__b__text", raw(`{}`)); err != nil {
+		t.Fatalf("other server after the crash: %v", err)
+	}
+	_, err = m.Call(context.Background(), "mcp__proc__pid", raw(`{}`))
+	if !errors.As(err, &ce) || ce.Kind != pool.KindServerDown ||
+		err.Error() != `MCP tool "mcp__proc__pid" is not available: its server "proc" is not connected right now.` {
+		t.Fatalf("err = %v, want server down", err)
+	}
+	// Failed restarts report the server's own words.
+	deadline := time.Now().Add(patience)
+	for {
+		st := m.Status()[1]
+		if st.State == pool.StateRetrying && st.Err != nil && strings.Contains(st.Err.Error(), "refusing to start") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status never showed the failed restart: %+v", st)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	if err := os.Remove(block); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, m, "crashed server back", has("mcp__proc__pid"))
+	second := callInt(t, m, "mcp__proc__pid")
+	if second == first {
+		t.Fatal("the server was not restarted")
+	}
+	if st := m.Status()[1]; st.Connects != 2 {
+		t.Fatalf("status = %+v, want 2 connects", st)
+	}
+	if alive(first) {
+		t.Fatal("crashed server process still runs")
+	}
+}
+
+func TestStdioCommandThatCannotStartFailsOnlyItself(t *testing.T) {
+	bad := pool.ServerConfig{Name: "missing", Command: filepath.Join(t.TempDir(), "no-such-binary")}
+	m := start(t, []pool.ServerConfig{bad, behaviourInMemory("b")}, pool.Options{})
+	if _, err := m.Call(context.Background(), "mcp__b__text", raw(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	st := m.Status()[1]
+	if st.Name != "missing" || st.State != pool.StateRetrying || st.Err == nil || !strings.Contains(st.Err.Error(), "no-such-binary") {
+		t.Fatalf("status = %+v", st)
+	}
+}
