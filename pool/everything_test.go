@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-		"github.com/mcpexec/mcpexec/internal/fixtures"
+	"github.com/mcpexec/mcpexec/internal/fixtures"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
