@@ -10,10 +10,12 @@ import (
 )
 
 // DefaultBudget is the catalog budget in estimated tokens (characters / 4)
-// when Options.Budget is 0. It follows opencode's catalog budget; at the
-// density of typical MCP tools it holds several dozen complete entries
-// (EDGE-13), and larger pools are truncated explicitly.
-const DefaultBudget = 2000
+// when Options.Budget is 0. It is priced like opencode's catalog budget
+// (whole entries at chars/4, summary lines outside it), sized for EDGE-13:
+// opencode's 2000 holds about a third of the reference MCP servers' 100
+// tools with a renderer as faithful as this one, while 4000 holds several
+// dozen of them completely. Larger pools are truncated explicitly.
+const DefaultBudget = 4000
 
 // Options configure rendering.
 type Options struct {

@@ -261,4 +261,3 @@ func TestHostileSchemasTerminate(t *testing.T) {
 		t.Errorf("over-nested JSON: %s", got)
 	}
 }
-

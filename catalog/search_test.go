@@ -1,0 +1,237 @@
+package catalog
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func searchNames(t *testing.T, ix *Index, args string) []string {
+	t.Helper()
+	res, err := ix.Search(json.RawMessage(args))
+	if err != nil {
+		t.Fatalf("Search(%s): %v", args, err)
+	}
+	names := make([]string, len(res))
+	for i, r := range res {
+		names[i] = r.Name
+	}
+	return names
+}
+
+func TestSEARCH1_SEARCH4_MatchesTheWholeSnapshotNotOnlyWhatIsShown(t *testing.T) {
+	tools, opts := truncatedPool()
+	c := Render(tools, opts)
+	shown := shownNames(c.Body)
+	ix := NewIndex(tools)
+	for _, tl := range tools {
+		if slices.Contains(shown, tl.Name) {
+			continue
+		}
+		// A tool the catalog left out is found, under the very name the
+		// pool routes (and the sandbox calls) it by.
+		got := searchNames(t, ix, `{"query":"`+tl.Name+`"}`)
+		if len(got) == 0 || got[0] != tl.Name {
+			t.Errorf("hidden tool %s not found first: %v", tl.Name, got)
+		}
+	}
+}
+
+func TestSEARCH2_NameAndDescriptionCaseInsensitive(t *testing.T) {
+	ix := NewIndex([]Tool{
+		{Name: "mcp__github__create_issue", Description: "Open a new issue in a repository."},
+		{Name: "mcp__jira__new_ticket", Description: "Create an ISSUE in a Jira project."},
+		{Name: "mcp__slack__post", Description: "Post a message."},
+	})
+	if got := searchNames(t, ix, `{"query":"Issue"}`); !slices.Equal(got, []string{"mcp__github__create_issue", "mcp__jira__new_ticket"}) {
+		t.Errorf("got %v", got)
+	}
+	if got := searchNames(t, ix, `{"query":"SLACK"}`); !slices.Equal(got, []string{"mcp__slack__post"}) {
+		t.Errorf("got %v", got)
+	}
+	if got := searchNames(t, ix, `{"query":"nothing matches this"}`); got == nil || len(got) != 0 {
+		t.Errorf("no match must be an empty array, got %#v", got)
+	}
+}
+
+func TestSEARCH2_EDGE18_ResultsCarryFullDescriptionAndCatalogSignature(t *testing.T) {
+	tools := fixtureTools(loadPool(t, "desktop-commander"))
+	ix := NewIndex(tools)
+	res, err := ix.Search(json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := Render(tools, Options{Budget: 1 << 20}).Body
+	for i, r := range res {
+		var tl Tool
+		for _, x := range tools {
+			if x.Name == r.Name {
+				tl = x
+			}
+		}
+		if r.Description != tl.Description {
+			t.Errorf("%s: description is not the full original", r.Name)
+		}
+		if !strings.Contains(body, r.Signature) || !strings.HasPrefix(r.Signature, toolCallee(r.Name)+"(args: ") {
+			t.Errorf("%s: signature differs from the catalog's", r.Name)
+		}
+		if i == 0 {
+			// The value is the array of entries itself, with these keys.
+			raw, _ := json.Marshal(res[:1])
+			var back []map[string]string
+			if err := json.Unmarshal(raw, &back); err != nil || len(back[0]) != 3 ||
+				back[0]["name"] != r.Name || back[0]["signature"] != r.Signature || back[0]["description"] != r.Description {
+				t.Errorf("result JSON shape: %s", raw)
+			}
+		}
+	}
+	// At least one description there is longer than the catalog keeps.
+	long := false
+	for _, r := range res {
+		long = long || len([]rune(r.Description)) > summaryWidth
+	}
+	if !long {
+		t.Fatal("fixture no longer exercises long descriptions")
+	}
+}
+
+func TestSEARCH2_RankingAndMultiWordQueries(t *testing.T) {
+	ix := NewIndex([]Tool{
+		{Name: "mcp__b__list_issues", Description: "List issues of a repository."},
+		{Name: "mcp__a__issue", Description: "Get one issue."},
+		{Name: "mcp__c__search", Description: "Search issues and pull requests."},
+		{Name: "mcp__d__issue_comments", Description: "List comments on an issue."},
+		{Name: "mcp__e__list", Description: "List repositories."},
+	})
+	// The exact tool name comes first, then name matches, then description
+	// matches; ties by name.
+	want := []string{"mcp__a__issue", "mcp__b__list_issues", "mcp__d__issue_comments", "mcp__c__search"}
+	if got := searchNames(t, ix, `{"query":"issue"}`); !slices.Equal(got, want) {
+		t.Errorf("issue: got %v want %v", got, want)
+	}
+	if got := searchNames(t, ix, `{"query":"mcp__c__search"}`); !slices.Equal(got, []string{"mcp__c__search"}) {
+		t.Errorf("full name: got %v", got)
+	}
+	// Several words: every one must occur, in the name or the description.
+	want = []string{"mcp__b__list_issues", "mcp__d__issue_comments"}
+	if got := searchNames(t, ix, `{"query":"  list   ISSUE "}`); !slices.Equal(got, want) {
+		t.Errorf("list issue: got %v want %v", got, want)
+	}
+}
+
+func TestSEARCH3_EmptyQueryListsTheWholePool(t *testing.T) {
+	tools := allTools(t)
+	ix := NewIndex(tools)
+	for _, args := range []string{`{}`, `{"query":""}`, `{"query":"   "}`} {
+		got := searchNames(t, ix, args)
+		if len(got) != len(tools) || !slices.IsSorted(got) {
+			t.Errorf("%s: %d results (sorted %v), want all %d by name", args, len(got), slices.IsSorted(got), len(tools))
+		}
+	}
+}
+
+func TestSEARCH7_SearchSectionStatesEmptyQueryListsThePool(t *testing.T) {
+	tools, opts := truncatedPool()
+	body := Render(tools, opts).Body
+	i := strings.Index(body, searchIntroText)
+	if i < 0 {
+		t.Fatal("no search section")
+	}
+	section := body[i:]
+	for _, want := range []string{"full pool", "Omit query (or pass an empty string) to list the full pool", "same form"} {
+		if !strings.Contains(section, want) {
+			t.Errorf("search section lacks %q", want)
+		}
+	}
+	for _, digit := range strings.Split("0123456789", "") {
+		if strings.Contains(searchIntroText+SearchSignature(), digit) {
+			t.Errorf("search section carries a number (%s)", digit)
+		}
+	}
+}
+
+func TestSEARCH8_NFR4_OneSchemaForCallFormValidationAndShapeError(t *testing.T) {
+	// The call form in the catalog is the schema rendered by the tool
+	// renderer: nothing hand-written.
+	var sc scratch
+	want := sc.signature(`tools["$codemode"].search`, SearchSchema(), SearchOutputSchema())
+	if SearchSignature() != want {
+		t.Fatalf("search signature is not the rendering of its schemas:\n%s", SearchSignature())
+	}
+	if !strings.Contains(want, "query?: string;") || !strings.Contains(want, "): Promise<Array<{") {
+		t.Errorf("unexpected rendering:\n%s", want)
+	}
+	// Calling it in that form succeeds.
+	ix := NewIndex([]Tool{{Name: "mcp__a__b", Description: "x"}})
+	if got := searchNames(t, ix, `{"query":"b"}`); !slices.Equal(got, []string{"mcp__a__b"}) {
+		t.Errorf("got %v", got)
+	}
+	// Validation follows the same schema: changing what it declares changes
+	// what is accepted. (The schema is closed: additionalProperties false.)
+	var schema map[string]any
+	if err := json.Unmarshal(SearchSchema(), &schema); err != nil {
+		t.Fatal(err)
+	}
+	if schema["additionalProperties"] != false || schema["properties"].(map[string]any)["query"] == nil {
+		t.Errorf("schema: %v", schema)
+	}
+}
+
+func TestSEARCH9_WrongShapeGetsAnErrorShowingTheExpectedShape(t *testing.T) {
+	ix := NewIndex([]Tool{{Name: "mcp__a__b", Description: "x"}})
+	cases := map[string]string{
+		`{"q":"b"}`:               `unknown field "q"`,
+		`{"query":5}`:             `field "query" must be of type string`,
+		`{"query":null}`:          `field "query" must be of type string`,
+		`{"query":"b","limit":3}`: `unknown field "limit"`,
+		`{"query":["a","b"]}`:     `field "query" must be of type string`,
+	}
+	for args, detail := range cases {
+		res, err := ix.Search(json.RawMessage(args))
+		if err == nil {
+			t.Errorf("%s: accepted (%d results); a wrong shape must not become an empty query", args, len(res))
+			continue
+		}
+		if !errors.Is(err, ErrSearchArgs) || !strings.Contains(err.Error(), detail) || !strings.Contains(err.Error(), SearchSignature()) {
+			t.Errorf("%s: error %q must name %q and show the expected shape", args, err, detail)
+		}
+	}
+}
+
+func TestEDGE24_NonObjectArgumentsAreRejected(t *testing.T) {
+	ix := NewIndex(nil)
+	for _, args := range []string{`"issue"`, `["issue"]`, `42`, `null`, ``, `{"query":`} {
+		if _, err := ix.Search(json.RawMessage(args)); err == nil || !strings.Contains(err.Error(), "plain object") ||
+			!strings.Contains(err.Error(), SearchSignature()) {
+			t.Errorf("%q: %v", args, err)
+		}
+	}
+}
+
+func TestSEARCH10_SearchWorksWhateverTheCatalogShowed(t *testing.T) {
+	tools := []Tool{simpleTool("mcp__a__one", 2), simpleTool("mcp__b__two", 2)}
+	if c := Render(tools, Options{}); c.Truncated {
+		t.Fatal("pool should fit")
+	}
+	// Nothing about the complete catalog disables search.
+	if got := searchNames(t, NewIndex(tools), `{"query":"two"}`); !slices.Equal(got, []string{"mcp__b__two"}) {
+		t.Errorf("got %v", got)
+	}
+}
+
+func TestIndexSharesTheRenderersBlocks(t *testing.T) {
+	tools := fixtureTools(loadPool(t, "memory"))
+	r := NewRenderer(Options{})
+	r.Render(tools)
+	cached := r.cache[tools[0].Name]
+	ix := NewIndex(tools, WithRenderer(r))
+	res, err := ix.Search(json.RawMessage(`{"query":"` + tools[0].Name + `"}`))
+	if err != nil || len(res) == 0 {
+		t.Fatal(err)
+	}
+	if r.cache[tools[0].Name] != cached || res[0].Signature != cached.signature {
+		t.Error("the index must reuse the renderer's rendered blocks")
+	}
+}
