@@ -23,8 +23,9 @@ var randomSeed = flag.Uint64("broadcast.seed", 0, "master seed of TestRandomSequ
 // both the decision and the model's view as read from the message text
 // alone. Bounded: sequences x steps requests.
 const (
-	randomSequences = 2000
-	randomSteps     = 16
+	randomSequences     = 1500 // over the fake renderer
+	randomRealSequences = 250  // over the real renderer and recorded tools
+	randomSteps         = 16
 )
 
 func TestRandomSequences(t *testing.T) {
@@ -33,49 +34,129 @@ func TestRandomSequences(t *testing.T) {
 		seed = uint64(time.Now().UnixNano())
 	}
 	master := rand.New(rand.NewPCG(seed, 0))
-	for range randomSequences {
-		a, b := master.Uint64(), master.Uint64()
-		if err := newSequence(a, b).run(randomSteps); err != nil {
-			// Replay the same sequence, this time keeping its log.
-			replay := newSequence(a, b)
-			replay.verbose = true
-			replay.run(randomSteps)
-			t.Fatalf("rerun with -run TestRandomSequences -broadcast.seed=%d\n%v\nsteps:\n%s",
-				seed, err, strings.Join(replay.log, "\n"))
+	worlds := []struct {
+		w         *world
+		sequences int
+	}{
+		{fakeWorld(), randomSequences},
+		{realWorld(t), randomRealSequences},
+	}
+	for _, w := range worlds {
+		for range w.sequences {
+			a, b := master.Uint64(), master.Uint64()
+			if err := newSequence(w.w, a, b).run(randomSteps); err != nil {
+				// Replay the same sequence, this time keeping its log.
+				replay := newSequence(w.w, a, b)
+				replay.verbose = true
+				replay.run(randomSteps)
+				t.Fatalf("%s renderer: rerun with -run TestRandomSequences -broadcast.seed=%d\n%v\nsteps:\n%s",
+					w.w.name, seed, err, strings.Join(replay.log, "\n"))
+			}
+		}
+		// The generator must reach every kind of message, or the
+		// invariants above were checked on too little.
+		t.Logf("%s renderer: sent %v", w.w.name, w.w.sent)
+		for _, k := range []Kind{KindFull, KindDiff, KindEmpty, KindWithdrawn} {
+			if w.w.sent[k] == 0 {
+				t.Errorf("%s renderer: no %s message in %d sequences (seed %d)", w.w.name, k, w.sequences, seed)
+			}
 		}
 	}
 }
 
+// world is a pool universe: how namespace counts become tools, and the
+// renderer variants a sequence can switch between (a new release with other
+// wording or another budget renders the same pool differently, EDGE-14).
+// Renderings are memoized across sequences so the test spends its time on
+// decisions; every sequence still takes a fresh Snapshot per request.
+type world struct {
+	name     string
+	variants int
+	tools    func(counts map[string]int) []catalog.Tool
+	render   func(variant int, tools []catalog.Tool) catalog.Catalog
+
+	pools   map[string][]catalog.Tool
+	renders map[string]catalog.Catalog
+	// sent counts the messages of each kind the sequences broadcast.
+	sent map[Kind]int
+	// rendered maps every full catalog text the test saw to its catalog:
+	// the test's own memory of what a message meant, independent of the
+	// markers.
+	rendered map[string]catalog.Catalog
+}
+
+func newWorld(name string, variants int, tools func(map[string]int) []catalog.Tool, render func(int, []catalog.Tool) catalog.Catalog) *world {
+	return &world{
+		name: name, variants: variants, tools: tools, render: render,
+		pools:    map[string][]catalog.Tool{},
+		renders:  map[string]catalog.Catalog{},
+		rendered: map[string]catalog.Catalog{},
+		sent:     map[Kind]int{},
+	}
+}
+
+// fakeWorld renders with the fake renderer: limits from 2 to 7 tools, two
+// wordings.
+func fakeWorld() *world {
+	return newWorld("fake", 12, poolOf, func(variant int, tools []catalog.Tool) catalog.Catalog {
+		r := &fakeRenderer{limit: 2 + variant%6, wording: "v" + strconv.Itoa(variant/6)}
+		return r.Render(tools)
+	})
+}
+
+// realWorld renders recorded tools with the real catalog renderer at
+// several budgets, small enough for pools of a few servers to flip between
+// complete and truncated. Namespace sN takes its tools from the N-th
+// recorded server.
+func realWorld(tb testing.TB) *world {
+	files := strings.Fields("antv-chart azure-devops azure brave-search browsermcp chrome-devtools circleci cloudflare " +
+		"datadog desktop-commander ea-playwright everything filesystem firecrawl github-go-default github-legacy-npm")
+	recorded := make([][]catalog.Tool, len(files))
+	for i, f := range files {
+		recorded[i] = recordedTools(tb, f)
+	}
+	budgets := []int{150, 400, 1000, 2500}
+	renderers := make([]*catalog.Renderer, len(budgets))
+	for i, b := range budgets {
+		renderers[i] = catalog.NewRenderer(catalog.Options{Budget: b})
+	}
+	return newWorld("real", len(budgets), func(counts map[string]int) []catalog.Tool {
+		var tools []catalog.Tool
+		for _, ns := range slices.Sorted(maps.Keys(counts)) {
+			n, _ := strconv.Atoi(strings.TrimPrefix(ns, "s"))
+			for _, t := range recorded[n%len(recorded)][:counts[ns]] {
+				_, tool, _ := strings.Cut(strings.TrimPrefix(t.Name, "mcp__"), "__")
+				t.Name = "mcp__" + ns + "__" + tool
+				tools = append(tools, t)
+			}
+		}
+		return tools
+	}, func(variant int, tools []catalog.Tool) catalog.Catalog {
+		return renderers[variant].Render(tools)
+	})
+}
+
 // sequence is one random conversation and its pool.
 type sequence struct {
-	rng      *rand.Rand
-	renderer *fakeRenderer
-	history  *History
-	counts   map[string]int
-	execOn   bool
-	// rendered maps every full catalog text the test ever saw to its
-	// catalog: the test's own memory of what each message meant, independent
-	// of the markers.
-	rendered map[string]catalog.Catalog
-	// renders memoizes the renderer per wording and pool, so the test
-	// spends its time on decisions, not on building bodies.
-	renders map[string]catalog.Catalog
-	pools   map[string][]catalog.Tool
+	w       *world
+	rng     *rand.Rand
+	variant int
+	history *History
+	counts  map[string]int
+	execOn  bool
 	verbose bool
 	log     []string
 }
 
-func newSequence(a, b uint64) *sequence {
+func newSequence(w *world, a, b uint64) *sequence {
 	rng := rand.New(rand.NewPCG(a, b))
 	return &sequence{
-		rng:      rng,
-		renderer: &fakeRenderer{limit: 2 + rng.IntN(6)},
-		history:  NewHistory(),
-		counts:   map[string]int{},
-		execOn:   true,
-		rendered: map[string]catalog.Catalog{},
-		renders:  map[string]catalog.Catalog{},
-		pools:    map[string][]catalog.Tool{},
+		w:       w,
+		rng:     rng,
+		variant: rng.IntN(w.variants),
+		history: NewHistory(),
+		counts:  map[string]int{},
+		execOn:  true,
 	}
 }
 
@@ -83,17 +164,17 @@ func newSequence(a, b uint64) *sequence {
 // out a new one for every change.
 func (s *sequence) snapshot() *Snapshot {
 	poolKey := fmt.Sprint(s.counts) // fmt prints maps sorted by key
-	tools, ok := s.pools[poolKey]
+	tools, ok := s.w.pools[poolKey]
 	if !ok {
-		tools = poolOf(s.counts)
-		s.pools[poolKey] = tools
+		tools = s.w.tools(s.counts)
+		s.w.pools[poolKey] = tools
 	}
-	key := s.renderer.wording + poolKey
+	key := strconv.Itoa(s.variant) + poolKey
 	return NewSnapshot(tools, func(tools []catalog.Tool) catalog.Catalog {
-		c, ok := s.renders[key]
+		c, ok := s.w.renders[key]
 		if !ok {
-			c = s.renderer.Render(tools)
-			s.renders[key] = c
+			c = s.w.render(s.variant, tools)
+			s.w.renders[key] = c
 		}
 		c.Namespaces = maps.Clone(c.Namespaces)
 		return c
@@ -164,9 +245,9 @@ func (s *sequence) mutate() {
 		s.history = &History{}
 		_ = json.Unmarshal(b, s.history)
 		s.logf("restart")
-	case 9: // the catalog wording changes (a new release)
-		s.renderer = &fakeRenderer{limit: s.renderer.limit, wording: "v" + strconv.Itoa(s.rng.IntN(3))}
-		s.logf("wording %q", s.renderer.wording)
+	case 9: // a new release renders with other wording or another budget
+		s.variant = s.rng.IntN(s.w.variants)
+		s.logf("renderer variant %d", s.variant)
 	default: // the conversation goes on
 		s.history.Append(chat("turn"))
 	}
@@ -191,7 +272,7 @@ func (s *sequence) request(step int) error {
 	var cur catalog.Catalog
 	if !pool.Empty() {
 		cur = pool.Catalog()
-		s.rendered[fullText(cur.Body)] = cur
+		s.w.rendered[fullText(cur.Body)] = cur
 	}
 	if ok {
 		if !msg.Meta {
@@ -206,6 +287,7 @@ func (s *sequence) request(step int) error {
 			}
 		}
 		s.history.Append(msg)
+		s.w.sent[msg.Catalog.Kind]++
 	}
 	after, _ := s.history.Messages()
 	if !equalMessages(after[:len(before)], kept) {
@@ -257,7 +339,7 @@ func (s *sequence) checkView(history []Message, cur catalog.Catalog, declared bo
 	if base == nil {
 		return fmt.Errorf("BCAST-7/EDGE-16: a diff is the model's view but no full catalog precedes it")
 	}
-	baseCat, known := s.rendered[base.Text]
+	baseCat, known := s.w.rendered[base.Text]
 	if !known {
 		return fmt.Errorf("the base full catalog is not one the test rendered")
 	}
