@@ -112,3 +112,14 @@ func hasNot(name string) func(*pool.Snapshot) bool {
 }
 
 func raw(s string) json.RawMessage { return json.RawMessage(s) }
+
+func statusOf(t *testing.T, m *pool.Manager, name string) pool.ServerStatus {
+	t.Helper()
+	for _, s := range m.Status() {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no status for %q", name)
+	return pool.ServerStatus{}
+}

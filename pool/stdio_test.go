@@ -111,7 +111,7 @@ func TestStdioCrashMidCallOthersKeepWorkingPoolDropsAndRegainsTools(t *testing.T
 	// Failed restarts report the server's own words.
 	deadline := time.Now().Add(patience)
 	for {
-		st := m.Status()[1]
+		st := statusOf(t, m, "proc")
 		if st.State == pool.StateRetrying && st.Err != nil && strings.Contains(st.Err.Error(), "refusing to start") {
 			break
 		}
@@ -129,7 +129,7 @@ func TestStdioCrashMidCallOthersKeepWorkingPoolDropsAndRegainsTools(t *testing.T
 	if second == first {
 		t.Fatal("the server was not restarted")
 	}
-	if st := m.Status()[1]; st.Connects != 2 {
+	if st := statusOf(t, m, "proc"); st.Connects != 2 {
 		t.Fatalf("status = %+v, want 2 connects", st)
 	}
 	if alive(first) {
@@ -143,7 +143,7 @@ func TestStdioCommandThatCannotStartFailsOnlyItself(t *testing.T) {
 	if _, err := m.Call(context.Background(), "mcp__b__text", raw(`{}`)); err != nil {
 		t.Fatal(err)
 	}
-	st := m.Status()[1]
+	st := statusOf(t, m, "missing")
 	if st.Name != "missing" || st.State != pool.StateRetrying || st.Err == nil || !strings.Contains(st.Err.Error(), "no-such-binary") {
 		t.Fatalf("status = %+v", st)
 	}

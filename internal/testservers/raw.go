@@ -2,6 +2,7 @@ package testservers
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,17 +40,20 @@ type Replay struct {
 
 type replayConn struct {
 	mu sync.Mutex // serialises writes
-	w  io.Writer
+	w  io.WriteCloser
 }
 
 func (c *replayConn) send(v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
+	// Keep '<', '>' and '&' as recorded: json.Marshal would escape them.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, err = c.w.Write(append(data, '\n'))
+	_, err := c.w.Write(buf.Bytes())
 	return err
 }
 
@@ -75,6 +79,15 @@ func (r *Replay) Flood(n int) {
 				break
 			}
 		}
+	}
+}
+
+// DisconnectAll closes every open connection, as a server that goes away.
+func (r *Replay) DisconnectAll() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for c := range r.conns {
+		_ = c.w.Close()
 	}
 }
 

@@ -1,0 +1,92 @@
+package pool_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/mcpexec/mcpexec/pool"
+)
+
+func TestParseConfigGoodAndBadEntries(t *testing.T) {
+	file := `{"mcpServers": {
+		"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/tmp"], "env": {"A": "1"}},
+		"remote": {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer x"}},
+		"legacy": {"type": "sse", "url": "http://localhost:9/sse"},
+		"both": {"command": "x", "url": "https://x"},
+		"neither": {"env": {}},
+		"ftp": {"url": "ftp://x"},
+		"odd": {"type": "carrier-pigeon", "command": "x"},
+		"notobj": 5,
+		"args": {"command": "x", "args": "not a list"}
+	}}`
+	servers, err := pool.ParseConfig([]byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	var order []string
+	for _, s := range servers {
+		order = append(order, s.Name)
+		if s.Err != nil {
+			got[s.Name] = s.Err.Error()
+		} else {
+			got[s.Name] = "ok"
+		}
+	}
+	if diff := cmp.Diff([]string{"args", "both", "fs", "ftp", "legacy", "neither", "notobj", "odd", "remote"}, order); diff != "" {
+		t.Errorf("order:\n%s", diff)
+	}
+	want := map[string]string{
+		"fs":      "ok",
+		"remote":  "ok",
+		"legacy":  "ok",
+		"both":    `mcp server "both": has both "command" and "url"; use one`,
+		"neither": `mcp server "neither": needs "command" (stdio) or "url" (HTTP)`,
+		"ftp":     `mcp server "ftp": url "ftp://x" is not an http or https URL`,
+		"odd":     `mcp server "odd": unknown type "carrier-pigeon" (want stdio, http or sse)`,
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: got %q, want %q", name, got[name], w)
+		}
+	}
+	for _, name := range []string{"notobj", "args"} {
+		if !strings.HasPrefix(got[name], `mcp server "`+name+`": entry is not a valid server object`) {
+			t.Errorf("%s: %q", name, got[name])
+		}
+	}
+	fs := servers[2]
+	wantFS := pool.ServerConfig{Name: "fs", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/tmp"}, Env: map[string]string{"A": "1"}}
+	if diff := cmp.Diff(wantFS, fs, cmpopts.IgnoreFields(pool.ServerConfig{}, "Dial")); diff != "" {
+		t.Error(diff)
+	}
+}
+
+func TestParseConfigRejectsWhatIsNotAServersFile(t *testing.T) {
+	for _, file := range []string{``, `[]`, `{"servers": {}}`, `{"mcpServers": 3}`, `{`} {
+		if _, err := pool.ParseConfig([]byte(file)); err == nil {
+			t.Errorf("%q accepted", file)
+		}
+	}
+	servers, err := pool.ParseConfig([]byte(`{"mcpServers": {}}`))
+	if err != nil || len(servers) != 0 {
+		t.Errorf("empty servers: %v %v", servers, err)
+	}
+}
+
+func TestBadEntryFailsOnlyItself(t *testing.T) {
+	bad := pool.ServerConfig{Name: "bad", URL: "nope"}
+	bad.Err = bad.Validate()
+	m := start(t, []pool.ServerConfig{bad, behaviourInMemory("b")}, pool.Options{})
+	if st := statusOf(t, m, "bad"); st.State != pool.StateInvalid || st.Err == nil {
+		t.Fatalf("status %+v", st)
+	}
+	if st := statusOf(t, m, "b"); st.State != pool.StateConnected || m.Snapshot().Len() == 0 {
+		t.Fatalf("the good server: %+v", st)
+	}
+	if _, err := pool.New(t.Context(), []pool.ServerConfig{behaviourInMemory("x"), behaviourInMemory("x")}, pool.Options{}); err == nil {
+		t.Fatal("two servers with one name accepted")
+	}
+}

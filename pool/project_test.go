@@ -1,0 +1,68 @@
+package pool_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpexec/mcpexec/pool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestORCH2_ProjectTable(t *testing.T) {
+	img := &mcp.ImageContent{MIMEType: "image/png", Data: []byte{1, 2}}
+	cases := []struct {
+		name string
+		res  *mcp.CallToolResult
+		want pool.Result
+	}{
+		{"nil reply", nil, pool.Result{}},
+		{"no content", &mcp.CallToolResult{}, pool.Result{}},
+		{"one text", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hi"}}}, pool.Result{Value: "hi"}},
+		{"texts joined by newline",
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "a"}, &mcp.TextContent{Text: "b"}}},
+			pool.Result{Value: "a\nb"}},
+		{"structured wins over text, no envelope",
+			&mcp.CallToolResult{StructuredContent: map[string]any{"k": 1.0}, Content: []mcp.Content{&mcp.TextContent{Text: `{"k":1}`}}},
+			pool.Result{Value: map[string]any{"k": 1.0}}},
+		{"structured array", &mcp.CallToolResult{StructuredContent: []any{"x"}}, pool.Result{Value: []any{"x"}}},
+		{"EDGE-20 images only: null value, images beside",
+			&mcp.CallToolResult{Content: []mcp.Content{img, img}},
+			pool.Result{Images: []pool.Image{{MIMEType: "image/png", Data: []byte{1, 2}}, {MIMEType: "image/png", Data: []byte{1, 2}}}}},
+		{"text and image",
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "cap"}, img}},
+			pool.Result{Value: "cap", Images: []pool.Image{{MIMEType: "image/png", Data: []byte{1, 2}}}}},
+		{"audio and links are not the value",
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.AudioContent{MIMEType: "audio/wav"}, &mcp.ResourceLink{URI: "file:///x", Name: "x"}}},
+			pool.Result{}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := pool.Project("mcp__s__t", c.res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestProjectIsErrorPassesTheToolTextThrough(t *testing.T) {
+	cases := []struct {
+		content []mcp.Content
+		want    string
+	}{
+		{[]mcp.Content{&mcp.TextContent{Text: "no such repo"}}, "no such repo"},
+		{[]mcp.Content{&mcp.TextContent{Text: "a"}, &mcp.TextContent{Text: "b"}}, "a\nb"},
+		{nil, `MCP tool "mcp__s__t" reported an error without a message.`},
+	}
+	for _, c := range cases {
+		_, err := pool.Project("mcp__s__t", &mcp.CallToolResult{IsError: true, Content: c.content, StructuredContent: map[string]any{"x": 1}})
+		var te *pool.ToolError
+		if !errors.As(err, &te) || err.Error() != c.want {
+			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+}
