@@ -9,7 +9,7 @@ import (
 )
 
 // recordedInstructions returns the initialize instructions of real servers.
-func recordedInstructions(t *testing.T, files ...string) []ServerInstructions {
+func recordedInstructions(t testing.TB, files ...string) []ServerInstructions {
 	t.Helper()
 	var out []ServerInstructions
 	for _, f := range files {
