@@ -54,55 +54,37 @@ func BenchmarkCatalogDecision(b *testing.B) {
 	renderer := catalog.NewRenderer(catalog.Options{})
 	h, pools := benchHistory(b, renderer)
 	current := pools[len(pools)-1]
-
-	b.Run("marker-matches", func(b *testing.B) {
-		pool := NewSnapshot(current, renderer.Render) // one per pool snapshot
-		pool.Catalog()
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, ok, _ := Catalog(h, pool, true); ok {
-				b.Fatal("broadcast for a matching marker")
-			}
-		}
-	})
-	b.Run("marker-matches-fresh-snapshot", func(b *testing.B) {
+	// rendered returns a snapshot already rendered, as the pool hands out one
+	// per pool snapshot to every request assembled from it.
+	rendered := func(tools []catalog.Tool) func() *Snapshot {
+		s := NewSnapshot(tools, renderer.Render)
+		s.Catalog()
+		return func() *Snapshot { return s }
+	}
+	cases := []struct {
+		name     string
+		pool     func() *Snapshot
+		declared bool
+		want     Kind // "" for nothing
+	}{
+		{"marker-matches", rendered(current), true, ""},
 		// What the memo saves: a new snapshot per request renders again.
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, ok, _ := Catalog(h, NewSnapshot(current, renderer.Render), true); ok {
-				b.Fatal("broadcast for a matching marker")
+		{"marker-matches-fresh-snapshot", func() *Snapshot { return NewSnapshot(current, renderer.Render) }, true, ""},
+		{"server-left-diff", rendered(withoutServer(current, "firecrawl")), true, KindDiff},
+		{"truncation-flip-full", rendered(pools[4]), true, KindFull},
+		{"exec-not-declared", rendered(current), false, KindWithdrawn},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				msg, ok, _ := Catalog(h, c.pool(), c.declared)
+				if got := kindOf(msg, ok); got != string(c.want) && !(c.want == "" && got == "-") {
+					b.Fatalf("decided %s, want %q", got, c.want)
+				}
 			}
-		}
-	})
-	b.Run("server-left-diff", func(b *testing.B) {
-		pool := NewSnapshot(withoutServer(current, "firecrawl"), renderer.Render)
-		pool.Catalog()
-		b.ReportAllocs()
-		for b.Loop() {
-			if msg, ok, _ := Catalog(h, pool, true); !ok || msg.Catalog.Kind != KindDiff {
-				b.Fatal("no diff")
-			}
-		}
-	})
-	b.Run("truncation-flip-full", func(b *testing.B) {
-		pool := NewSnapshot(pools[4], renderer.Render)
-		pool.Catalog()
-		b.ReportAllocs()
-		for b.Loop() {
-			if msg, ok, _ := Catalog(h, pool, true); !ok || msg.Catalog.Kind != KindFull {
-				b.Fatal("no full catalog")
-			}
-		}
-	})
-	b.Run("exec-not-declared", func(b *testing.B) {
-		pool := NewSnapshot(current, renderer.Render)
-		b.ReportAllocs()
-		for b.Loop() {
-			if msg, ok, _ := Catalog(h, pool, false); !ok || msg.Catalog.Kind != KindWithdrawn {
-				b.Fatal("no withdrawn notice")
-			}
-		}
-	})
+		})
+	}
 }
 
 // BenchmarkReadViewWorstCase scans the whole history: the only full catalog

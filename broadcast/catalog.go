@@ -70,6 +70,13 @@ func DecideCatalog(history []Message, pool *Snapshot, execDeclared bool) (Messag
 // diff can say. The diff must name some change (a change of wording or of
 // tools within unchanged counts has none to name) and be shorter than the
 // full catalog: the point is brevity.
+//
+// A diff's marker records the current catalog's hash although the model
+// read the base plus the update, not those bytes: the update makes the view
+// equal at namespace level, which is all a diff can promise. So when a new
+// wording (EDGE-14) arrives together with a namespace change the diff can
+// express, the model keeps the base's wording until its next full catalog;
+// a new wording with an unchanged pool always gets the full catalog.
 func diffMessage(base *CatalogMarker, cur *rendered) (Message, bool) {
 	if !base.Truncated || !cur.cat.Truncated {
 		return Message{}, false

@@ -260,6 +260,16 @@ func TestUnknownMarkerKindIsRepaired(t *testing.T) {
 	mustKind(t, msg, ok, KindEmpty)
 }
 
+func TestEDGE5_NilPoolIsAnEmptyPool(t *testing.T) {
+	r := &fakeRenderer{limit: partial}
+	msg, ok := decide(t, NewHistory(), nil, false)
+	mustSilent(t, msg, ok)
+	h := NewHistory()
+	decide(t, h, snapOf(r, map[string]int{"a": 1}), true)
+	msg, ok = decide(t, h, nil, false)
+	mustKind(t, msg, ok, KindEmpty)
+}
+
 func TestMarkersOnlyCountOnMetaMessages(t *testing.T) {
 	r := &fakeRenderer{limit: complete}
 	pool := snapOf(r, map[string]int{"a": 1})

@@ -49,11 +49,13 @@ func RenderedSnapshot(c catalog.Catalog) *Snapshot {
 	}
 }
 
-// Empty reports whether the pool has no tools. It never renders.
-func (s *Snapshot) Empty() bool { return s.empty }
+// Empty reports whether the pool has no tools. It never renders. A nil
+// Snapshot is an empty pool (a session without MCP servers).
+func (s *Snapshot) Empty() bool { return s == nil || s.empty }
 
 // Catalog returns the rendered catalog, rendering it on first use. The
-// Namespaces map is a copy the caller may keep.
+// Namespaces map is a copy the caller may keep. It must not be called on a
+// nil Snapshot.
 func (s *Snapshot) Catalog() catalog.Catalog {
 	c := s.rendered().cat
 	c.Namespaces = maps.Clone(c.Namespaces)
