@@ -494,17 +494,7 @@ const inlineDocWidth = 120
 func (r *tsRenderer) writeDoc(s *node, level int) {
 	var srcBuf [4]*node
 	sources := r.docSources(s, srcBuf[:0])
-	var text string
-	for _, src := range sources {
-		t, ok := src.getString("description")
-		if !ok || isBlank(t) {
-			t, ok = src.getString("title")
-		}
-		if ok && !isBlank(t) {
-			text = t
-			break
-		}
-	}
+	text := r.docText(sources)
 	var tags []string
 	for _, tag := range docTags {
 		for _, src := range sources {
@@ -541,6 +531,54 @@ func (r *tsRenderer) writeDoc(s *node, level int) {
 }
 
 func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// docText finds a property's text: the description (or title) of the first
+// source that has one; failing that, the texts of its union's variants, or
+// of its array items, so a description placed one level down still shows.
+func (r *tsRenderer) docText(sources []*node) string {
+	for _, src := range sources {
+		if t := ownText(src); t != "" {
+			return t
+		}
+	}
+	if len(sources) == 0 {
+		return ""
+	}
+	s := sources[len(sources)-1]
+	var texts []string
+	for _, key := range [...]string{"anyOf", "oneOf"} {
+		if list := s.get(key); list != nil && list.kind == kindArray {
+			for _, v := range list.items {
+				if ref, ok := v.getString("$ref"); ok {
+					v = r.resolve(ref)
+				}
+				if t := ownText(v); t != "" && !slices.Contains(texts, t) {
+					texts = append(texts, t)
+				}
+			}
+		}
+	}
+	if len(texts) == 0 {
+		if items := s.get("items"); items != nil {
+			if ref, ok := items.getString("$ref"); ok {
+				items = r.resolve(ref)
+			}
+			return ownText(items)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+func ownText(s *node) string {
+	t, ok := s.getString("description")
+	if !ok || isBlank(t) {
+		t, ok = s.getString("title")
+	}
+	if ok && !isBlank(t) {
+		return t
+	}
+	return ""
+}
 
 // appendComment writes lines as a JSDoc comment: one line as /** text */,
 // more as a block.
