@@ -23,8 +23,8 @@ var randomSeed = flag.Uint64("broadcast.seed", 0, "master seed of TestRandomSequ
 // both the decision and the model's view as read from the message text
 // alone. Bounded: sequences x steps requests.
 const (
-	randomSequences     = 1500 // over the fake renderer
-	randomRealSequences = 250  // over the real renderer and recorded tools
+	randomSequences     = 1200 // over the fake renderer
+	randomRealSequences = 150  // over the real renderer and recorded tools
 	randomSteps         = 16
 )
 
@@ -304,7 +304,7 @@ func (s *sequence) request(step int) error {
 		return err
 	}
 	// BCAST-5: the state just reached is not broadcast again.
-	if again, ok, _ := Catalog(s.history, s.snapshot(), declared); ok {
+	if again, ok, _ := Catalog(s.history, pool, declared); ok {
 		return fmt.Errorf("BCAST-5: repeated %s right after it was sent: %q", kindOf(again, ok), again.Text)
 	}
 	return nil
