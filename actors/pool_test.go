@@ -1,0 +1,245 @@
+package actors_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/mcpexec/mcpexec/actors"
+	"github.com/mcpexec/mcpexec/internal/testservers"
+	"github.com/mcpexec/mcpexec/messages"
+	"github.com/mcpexec/mcpexec/pool"
+)
+
+// guard bounds every wait; reaching it is a failure, never the expected path.
+const guard = 30 * time.Second
+
+func newSystem(t *testing.T) *actor.ActorSystem {
+	t.Helper()
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(slog.DiscardHandler)
+	}))
+	t.Cleanup(system.Shutdown)
+	return system
+}
+
+func behaviour(name string) pool.ServerConfig {
+	return pool.ServerConfig{Name: name, Dial: testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))}
+}
+
+func startPool(t *testing.T, system *actor.ActorSystem, cfg actors.PoolConfig) *actors.Pool {
+	t.Helper()
+	p, err := actors.StartPool(system, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Stop)
+	return p
+}
+
+func request[T any](t *testing.T, system *actor.ActorSystem, pid *actor.PID, msg any) T {
+	t.Helper()
+	res, err := system.Root.RequestFuture(pid, msg, guard).Result()
+	if err != nil {
+		t.Fatalf("%T: %v", msg, err)
+	}
+	reply, ok := res.(T)
+	if !ok {
+		t.Fatalf("%T: reply %T", msg, res)
+	}
+	return reply
+}
+
+// collector is a subscriber actor forwarding what it receives to a channel.
+func collector(system *actor.ActorSystem) (*actor.PID, chan *messages.PoolChanged) {
+	ch := make(chan *messages.PoolChanged, 64)
+	pid := system.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
+		if m, ok := c.Message().(*messages.PoolChanged); ok {
+			ch <- m
+		}
+	}))
+	return pid, ch
+}
+
+// waitChange reads PoolChanged messages until cond holds for one.
+func waitChange(t *testing.T, ch chan *messages.PoolChanged, what string, cond func(*pool.Snapshot) bool) *pool.Snapshot {
+	t.Helper()
+	timeout := time.After(guard)
+	for {
+		select {
+		case m := <-ch:
+			if cond(m.Snapshot) {
+				return m.Snapshot
+			}
+		case <-timeout:
+			t.Fatalf("no PoolChanged with %s", what)
+		}
+	}
+}
+
+func hasTool(name string) func(*pool.Snapshot) bool {
+	return func(s *pool.Snapshot) bool { _, ok := s.Lookup(name); return ok }
+}
+
+func TestCONV7_PoolActorAnswersSnapshotsAndTellsSubscribers(t *testing.T) {
+	system := newSystem(t)
+	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}})
+	sub, changes := collector(system)
+	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
+	waitChange(t, changes, "the server's tools", hasTool("mcp__b__text"))
+
+	snap := request[*messages.PoolSnapshot](t, system, p.PID(), &messages.GetPoolSnapshot{})
+	if _, ok := snap.Snapshot.Lookup("mcp__b__text"); !ok {
+		t.Fatalf("snapshot lacks the tool")
+	}
+	// A tool added at run time reaches subscribers.
+	called := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{ID: messages.NextCallID(), Name: "mcp__b__add_tool", Args: json.RawMessage(`{"name":"fresh"}`)})
+	if called.Err != nil {
+		t.Fatal(called.Err)
+	}
+	waitChange(t, changes, "the added tool", hasTool("mcp__b__fresh"))
+	status := request[*messages.PoolStatus](t, system, p.PID(), &messages.GetPoolStatus{})
+	if len(status.Servers) != 1 || status.Servers[0].State != pool.StateConnected {
+		t.Fatalf("status %+v", status.Servers)
+	}
+}
+
+func TestNFR3_PoolActorCallsGoThroughTheFunnel(t *testing.T) {
+	system := newSystem(t)
+	gate := &denyGate{tool: "mcp__b__echo"}
+	p := startPool(t, system, actors.PoolConfig{
+		Servers: []pool.ServerConfig{behaviour("b")},
+		Options: pool.Options{Gate: gate},
+	})
+	sub, changes := collector(system)
+	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
+	waitChange(t, changes, "tools", hasTool("mcp__b__text"))
+
+	id := messages.NextCallID()
+	ok := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{ID: id, Name: "mcp__b__text", Args: json.RawMessage(`{}`)})
+	if ok.ID != id || ok.Err != nil || ok.Result.Value != "first\nsecond" {
+		t.Fatalf("reply %+v", ok)
+	}
+	denied := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{ID: messages.NextCallID(), Name: "mcp__b__echo"})
+	var ce *pool.CallError
+	if !errors.As(denied.Err, &ce) || ce.Kind != pool.KindDenied {
+		t.Fatalf("denied call: %v", denied.Err)
+	}
+}
+
+type denyGate struct{ tool string }
+
+func (g *denyGate) Admit(_ context.Context, name string, _ json.RawMessage) error {
+	if name == g.tool {
+		return errors.New("denied by rule")
+	}
+	return nil
+}
+
+func TestPoolActorCancelAndDeadlineEndHangingCalls(t *testing.T) {
+	system := newSystem(t)
+	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}})
+	sub, changes := collector(system)
+	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
+	waitChange(t, changes, "tools", hasTool("mcp__b__hang"))
+
+	id := messages.NextCallID()
+	future := system.Root.RequestFuture(p.PID(), &messages.CallTool{ID: id, Name: "mcp__b__hang"}, guard)
+	// Other calls are not held up by the hanging one.
+	if r := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{ID: messages.NextCallID(), Name: "mcp__b__text"}); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	system.Root.Send(p.PID(), &messages.CancelCall{ID: id})
+	res, err := future.Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.(*messages.ToolCalled); !errors.Is(got.Err, context.Canceled) {
+		t.Fatalf("cancelled call: %v", got.Err)
+	}
+	late := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{
+		ID: messages.NextCallID(), Name: "mcp__b__hang", Deadline: time.Now().Add(time.Millisecond),
+	})
+	if !errors.Is(late.Err, context.DeadlineExceeded) || !strings.Contains(late.Err.Error(), "did not finish") {
+		t.Fatalf("deadline: %v", late.Err)
+	}
+}
+
+func TestCONV6_ConfigChangedExcludesDeniedTools(t *testing.T) {
+	system := newSystem(t)
+	excludeFor := func(cfg messages.Config) pool.Exclude {
+		return func(name string) bool {
+			for _, d := range cfg.Deny {
+				if d == name {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}, ExcludeFor: excludeFor})
+	sub, changes := collector(system)
+	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
+	waitChange(t, changes, "tools", hasTool("mcp__b__text"))
+
+	system.Root.Send(p.PID(), &messages.ConfigChanged{Config: messages.Config{Deny: []string{"mcp__b__text"}}})
+	snap := waitChange(t, changes, "text excluded", func(s *pool.Snapshot) bool { return !hasTool("mcp__b__text")(s) })
+	if !hasTool("mcp__b__image")(snap) {
+		t.Fatal("only the denied tool may go")
+	}
+	r := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{ID: messages.NextCallID(), Name: "mcp__b__text"})
+	var ce *pool.CallError
+	if !errors.As(r.Err, &ce) || ce.Kind != pool.KindUnknownTool {
+		t.Fatalf("excluded tool called: %v", r.Err)
+	}
+	// A failed reload keeps the last exclusion.
+	system.Root.Send(p.PID(), &messages.ConfigChanged{Err: errors.New("bad file")})
+	if hasTool("mcp__b__text")(request[*messages.PoolSnapshot](t, system, p.PID(), &messages.GetPoolSnapshot{}).Snapshot) {
+		t.Fatal("a failed reload lifted the exclusion")
+	}
+}
+
+func TestPoolActorStopLeavesNothingRunning(t *testing.T) {
+	system := newSystem(t)
+	baseline := runtime.NumGoroutine()
+	p, err := actors.StartPool(system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, changes := collector(system)
+	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
+	waitChange(t, changes, "tools", hasTool("mcp__b__hang"))
+	future := system.Root.RequestFuture(p.PID(), &messages.CallTool{ID: messages.NextCallID(), Name: "mcp__b__hang"}, guard)
+	// The mailbox is ordered: once this is answered the call is running.
+	request[*messages.PoolStatus](t, system, p.PID(), &messages.GetPoolStatus{})
+	p.Stop()
+	res, err := future.Result()
+	if err != nil {
+		t.Fatalf("the call in flight got no answer: %v", err)
+	}
+	if got := res.(*messages.ToolCalled); !errors.Is(got.Err, context.Canceled) {
+		t.Fatalf("call in flight at Stop: %v", got.Err)
+	}
+	_ = system.Root.StopFuture(sub).Wait()
+	deadline := time.Now().Add(guard)
+	for runtime.NumGoroutine() > baseline {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("goroutines %d > %d\n%s", runtime.NumGoroutine(), baseline, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestStartPoolRejectsDuplicateNames(t *testing.T) {
+	if _, err := actors.StartPool(newSystem(t), actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("x"), behaviour("x")}}); err == nil {
+		t.Fatal("duplicate names accepted")
+	}
+}

@@ -1,0 +1,66 @@
+package pool_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/mcpexec/mcpexec/internal/testservers"
+	"github.com/mcpexec/mcpexec/pool"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var benchArgs = raw(`{"query":"weather in Paris","limit":3,"filters":{"lang":"en"}}`)
+
+// BenchmarkCallToolRawSDK is the baseline: the SDK's own CallTool on an
+// in-memory server.
+func BenchmarkCallToolRawSDK(b *testing.B) {
+	ctx := context.Background()
+	transport, err := testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, transport, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer session.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "text", Arguments: benchArgs})
+		if err != nil || res.IsError {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCallToolFunnel is the same call through the funnel: pool lookup,
+// gate, CallTool, projection.
+func BenchmarkCallToolFunnel(b *testing.B) {
+	ctx := context.Background()
+	m, err := pool.New(ctx, []pool.ServerConfig{behaviourInMemory("b")}, pool.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	<-m.Ready()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := m.Call(ctx, "mcp__b__text", benchArgs)
+		if err != nil || res.Value == nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkManagerSnapshot(b *testing.B) {
+	m, err := pool.New(context.Background(), []pool.ServerConfig{behaviourInMemory("b")}, pool.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	<-m.Ready()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.Snapshot()
+	}
+}
