@@ -18,9 +18,16 @@ type SearchResult struct {
 	Signature   string `json:"signature"`
 }
 
-// ErrSearchArgs is wrapped by every error Search returns for arguments that
-// do not match SearchSchema.
+// ErrSearchArgs matches (errors.Is) every error Search returns for
+// arguments that do not match SearchSchema.
 var ErrSearchArgs = errors.New("search arguments do not match the search schema")
+
+// argsError is a rejected search call. Its message is exactly the
+// model-visible text, with no Go-side prefix.
+type argsError struct{ msg string }
+
+func (e *argsError) Error() string        { return e.msg }
+func (e *argsError) Is(target error) bool { return target == ErrSearchArgs }
 
 // SearchSchema returns the search entry's input schema. The catalog's call
 // form, Search's validation and its shape error are all derived from it
@@ -178,10 +185,10 @@ func (ix *Index) Search(args json.RawMessage) ([]SearchResult, error) {
 func searchQuery(args json.RawMessage) (string, error) {
 	n, err := parseJSON(args)
 	if err != nil || n.kind != kindObject {
-		return "", fmt.Errorf("%w: %s", ErrSearchArgs, fmt.Sprintf(searchNotObjectFormat, searchSignature()))
+		return "", &argsError{fmt.Sprintf(searchNotObjectFormat, searchSignature())}
 	}
 	if problem := validate(n, searchSchemaNode()); problem != "" {
-		return "", fmt.Errorf("%w: %s", ErrSearchArgs, fmt.Sprintf(searchShapeFormat, problem, searchSignature()))
+		return "", &argsError{fmt.Sprintf(searchShapeFormat, problem, searchSignature())}
 	}
 	q, _ := n.getString("query")
 	return q, nil

@@ -235,3 +235,15 @@ func TestIndexSharesTheRenderersBlocks(t *testing.T) {
 		t.Error("the index must reuse the renderer's rendered blocks")
 	}
 }
+
+func TestSEARCH6_SearchIsTaughtOnlyUnderTheReservedPath(t *testing.T) {
+	tools, opts := truncatedPool()
+	body := Render(tools, opts).Body
+	want := `tools["` + SearchNamespace + `"].` + SearchMethod + `(`
+	if strings.Count(body, want) != 1 {
+		t.Errorf("the truncated catalog must show %s once", want)
+	}
+	if strings.Contains(body, "tools."+SearchMethod+"(") || strings.Contains(body, "tools[\""+SearchMethod+"\"]") {
+		t.Error("search must never be shown as a top-level tools entry")
+	}
+}
