@@ -61,4 +61,13 @@ func TestRenderedEmptyCatalogIsAnEmptyPool(t *testing.T) {
 	}
 	msg, ok := decide(t, NewHistory(), empty, false)
 	mustSilent(t, msg, ok)
+
+	// A catalog rendered elsewhere is broadcast as it is.
+	c := catalog.Render(recordedTools(t, "everything"), catalog.Options{})
+	pool := RenderedSnapshot(c)
+	msg, ok = decide(t, NewHistory(), pool, true)
+	mustKind(t, msg, ok, KindFull)
+	if msg.Text != fullText(c.Body) || pool.Empty() {
+		t.Fatalf("pre-rendered catalog not broadcast as rendered: %.80q", msg.Text)
+	}
 }
