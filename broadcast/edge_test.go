@@ -43,6 +43,20 @@ func TestNFR6_DaemonsSharingAStoreAgree(t *testing.T) {
 	}
 }
 
+func TestNFR6_ASnapshotCarriesNoBroadcastState(t *testing.T) {
+	r := &fakeRenderer{limit: partial}
+	pool := snapOf(r, map[string]int{"a": 4, "b": 2})
+	told := NewHistory()
+	decide(t, told, pool, true)
+	// The same snapshot, another conversation: it is told too; and the first
+	// one, rewound, is told again. Only the history decides.
+	msg, ok := decide(t, NewHistory(chat("another session")), pool, true)
+	mustKind(t, msg, ok, KindFull)
+	told.Rewind(0)
+	msg, ok = decide(t, told, pool, true)
+	mustKind(t, msg, ok, KindFull)
+}
+
 func TestNFR6_RestartReadsTheMarkersBack(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	h := NewHistory(chat("hi"))

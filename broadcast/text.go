@@ -17,8 +17,10 @@ const fullLead = "MCP tool catalog. It replaces every MCP tool catalog and catal
 // fullText is the complete text of a full catalog message.
 func fullText(body string) string { return fullLead + body }
 
-// diffLead opens every namespace-level update.
-const diffLead = "MCP tool catalog update. It applies to the most recent full MCP tool catalog above and replaces any earlier update to it. Servers not named here are unchanged. The tools of a new or changed server are not listed: search the pool for their current signatures before calling them.\n"
+// diffLead opens every namespace-level update. A diff is only ever sent
+// against a truncated catalog, so that catalog shows the search call; the
+// call form itself is never written here (it is rendered from its schema).
+const diffLead = "MCP tool catalog update. It applies to the most recent full MCP tool catalog above and replaces any earlier update to it. Servers not named here are unchanged. The tools of a new or changed server are not listed here: find their current signatures with the search call shown in that catalog before calling them.\n"
 
 const (
 	diffAddedHeader   = "New servers:\n"
