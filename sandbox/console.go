@@ -21,13 +21,14 @@ type consoleLog struct {
 	overflow bool
 }
 
-func (c *consoleLog) append(line string) {
+// append adds a line and returns the part of it that was kept.
+func (c *consoleLog) append(line string) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := utf8.RuneCountInString(line)
 	c.total += n
 	if c.overflow {
-		return
+		return ""
 	}
 	if room := c.keep - c.kept; n > room {
 		line = truncateRunes(line, room)
@@ -36,6 +37,7 @@ func (c *consoleLog) append(line string) {
 	}
 	c.buf.WriteString(line)
 	c.kept += n
+	return line
 }
 
 // text returns the kept output without its final newline, and whether some
@@ -44,6 +46,16 @@ func (c *consoleLog) text() (out string, truncated bool, total int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return strings.TrimSuffix(c.buf.String(), "\n"), c.overflow, c.total
+}
+
+// section is the console output as the model sees it: the kept text and, if
+// some was dropped, a note with the total.
+func (c *consoleLog) section() string {
+	logs, truncated, total := c.text()
+	if truncated {
+		return logs + "\n" + msgLogTruncated(total)
+	}
+	return logs
 }
 
 // truncateRunes cuts s to at most n characters.
@@ -67,7 +79,9 @@ func (x *execution) installConsole() {
 	console := x.realm.vm.NewObject()
 	for _, name := range []string{"log", "info", "warn", "error", "debug"} {
 		_ = console.Set(name, x.realm.newFunction(name, func(call goja.FunctionCall) goja.Value {
-			x.console.append(x.formatLine(call.Arguments))
+			if kept := x.console.append(x.formatLine(call.Arguments)); kept != "" && x.req.OnLog != nil {
+				x.req.OnLog(kept)
+			}
 			return goja.Undefined()
 		}))
 	}

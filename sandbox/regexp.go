@@ -1,21 +1,32 @@
 package sandbox
 
 import (
+	"math"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
 )
 
-// regexpMatchTimeout bounds one backtracking match. goja runs patterns that
-// Go's regexp cannot (backreferences, lookaround) on regexp2, whose matcher
-// ignores Interrupt; without a bound, a catastrophic pattern runs past any
-// deadline. A match that times out finds nothing, and the interrupt already
-// set by the deadline then ends the script at its next instruction.
+// goja runs patterns that Go's regexp cannot (backreferences, lookaround) on
+// regexp2, whose matcher ignores Interrupt. A catastrophic pattern therefore
+// runs past any deadline unless regexp2 bounds the match itself, and a match
+// that hits regexp2's bound silently finds nothing.
 //
-// regexp2 reads this default when a pattern is compiled, and it is process
+// In a worker process the deadline kill is the bound, so matches are never
+// cut short and never give a wrong answer (unboundedRegexpMatches). In this
+// process, where nothing can kill a runaway goroutine, one match is bounded
+// by inProcessRegexpMatchTimeout: generous enough that ordinary patterns
+// never reach it, short enough that an abandoned runtime ends soon.
+//
+// regexp2 reads its default when a pattern is compiled, and it is process
 // wide; nothing else in this module uses regexp2.
-const regexpMatchTimeout = 500 * time.Millisecond
+const inProcessRegexpMatchTimeout = 5 * time.Second
 
 func init() {
-	regexp2.DefaultMatchTimeout = regexpMatchTimeout
+	regexp2.DefaultMatchTimeout = inProcessRegexpMatchTimeout
+}
+
+// unboundedRegexpMatches lifts the match bound; workers call it at start.
+func unboundedRegexpMatches() {
+	regexp2.DefaultMatchTimeout = time.Duration(math.MaxInt64)
 }

@@ -64,8 +64,8 @@ func (x *execution) succeed(v goja.Value) Result {
 	}
 	res := x.result(true, "")
 	var parts []string
-	if res.Logs != "" {
-		parts = append(parts, x.logSection(res.Logs))
+	if section := x.console.section(); section != "" {
+		parts = append(parts, section)
 	}
 	if exists {
 		section := shown
@@ -93,17 +93,18 @@ func (x *execution) succeed(v goja.Value) Result {
 // the failure (EDGE-9).
 func (x *execution) fail(reason string) Result {
 	res := x.result(false, reason)
-	if res.Logs != "" {
-		res.Text = x.logSection(res.Logs) + "\n\n" + reason
-	} else {
-		res.Text = reason
-	}
+	res.Text = failureText(&x.console, reason)
 	return res
 }
 
-// abandoned is the failure Result for a runtime that did not stop when
-// interrupted. It reads only state guarded by the execution's lock.
-func (x *execution) abandoned(reason *stopError) Result { return x.fail(reason.message) }
+// failureText is the model-facing text of a failure: the console output
+// written before it, then the reason.
+func failureText(console *consoleLog, reason string) string {
+	if section := console.section(); section != "" {
+		return section + "\n\n" + reason
+	}
+	return reason
+}
 
 func (x *execution) result(ok bool, reason string) Result {
 	logs, _, _ := x.console.text()
@@ -116,13 +117,6 @@ func (x *execution) result(ok bool, reason string) Result {
 		Images: append([]Image(nil), x.images...),
 		Calls:  append([]string(nil), x.calls...),
 	}
-}
-
-func (x *execution) logSection(logs string) string {
-	if _, truncated, total := x.console.text(); truncated {
-		return logs + "\n" + msgLogTruncated(total)
-	}
-	return logs
 }
 
 // failure is a Result for a run that never started.

@@ -26,6 +26,9 @@ type Request struct {
 	// calls and searches, including those rejected over the call cap), in
 	// order, as it happens. It runs on the run's goroutine: keep it short.
 	OnCall func(name string)
+	// OnLog, if set, receives console output as the script writes it, as
+	// far as the log cap keeps it. It runs on the run's goroutine.
+	OnLog func(text string)
 	// Logger receives the run's own diagnostics (never the script's output).
 	Logger *zerolog.Logger
 }
@@ -46,6 +49,8 @@ var (
 	errAborted    = &stopError{msgAborted}
 )
 
+func isBlank(code string) bool { return strings.TrimSpace(code) == "" }
+
 func isStop(err error) bool {
 	var s *stopError
 	return errors.As(err, &s)
@@ -55,11 +60,16 @@ func isStop(err error) bool {
 // can end (return, throw, syntax error, budget, cancellation, a crash of the
 // runtime) is a Result, never a panic or a Go error.
 func Run(ctx context.Context, req Request) Result {
-	if strings.TrimSpace(req.Code) == "" {
-		return failure(msgEmptyCode)
-	}
-	if ctx.Err() != nil {
-		return failure(msgAborted)
+	res, _ := runReporting(ctx, req)
+	return res
+}
+
+// runReporting is Run that also reports whether the runtime had to be abandoned
+// (still busy inside a built-in after its interrupt), which makes the
+// process that hosts it unfit for further runs.
+func runReporting(ctx context.Context, req Request) (res Result, abandoned bool) {
+	if res, ok := precheck(ctx, req); !ok {
+		return res, false
 	}
 	x := newExecution(req)
 	deadline := time.NewTimer(x.limits.Timeout)
@@ -71,7 +81,7 @@ func Run(ctx context.Context, req Request) Result {
 	var stop *stopError
 	select {
 	case res := <-done:
-		return res
+		return res, false
 	case <-deadline.C:
 		stop = errOverBudget
 	case <-ctx.Done():
@@ -80,10 +90,10 @@ func Run(ctx context.Context, req Request) Result {
 	x.stop(stop)
 	select {
 	case res := <-done:
-		return res
+		return res, false
 	case <-time.After(abandonGrace):
 		x.logger.Warn().Msg("sandbox: runtime did not stop after interrupt; abandoning it")
-		return x.abandoned(stop)
+		return x.fail(stop.message), true
 	}
 }
 

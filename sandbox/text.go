@@ -38,6 +38,12 @@ const (
 	msgEmptyCode       = "The script is empty: pass the JavaScript to run as code."
 	msgCrashed         = "The sandbox failed while running the script"
 	msgHostCallCrashed = "The tool call failed inside the host."
+
+	msgWorkerOutOfMemory   = "The sandbox process stopped: the script used more memory than it may. Tool calls that had already completed stay in effect."
+	msgWorkerStackOverflow = "The sandbox process stopped: the script nested too deeply. Tool calls that had already completed stay in effect."
+	msgWorkerCrashed       = "The sandbox process stopped unexpectedly. Tool calls that had already completed stay in effect."
+	msgWorkerUnavailable   = "The sandbox could not be started, so the script did not run."
+	msgResultTooLarge      = "The tool returned more data than can be passed to the script."
 )
 
 func msgLogTruncated(total int) string {

@@ -1,0 +1,280 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// newTestWorkers starts a pool and stops it at cleanup, checking that no
+// worker process outlives it.
+func newTestWorkers(t *testing.T, opts WorkerOptions) *Workers {
+	t.Helper()
+	checkNoGoroutineLeak(t)
+	before := childProcesses(t)
+	p, err := NewWorkers(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := p.Close(); err != nil {
+			t.Error(err)
+		}
+		if after := childProcesses(t); len(after) > len(before) {
+			t.Errorf("worker processes survived Close: %v (before: %v)", after, before)
+		}
+	})
+	return p
+}
+
+// childProcesses lists the live (not zombie) children of this process.
+func childProcesses(t *testing.T) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := os.Getpid()
+	var kids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// Fields after the command, which is in parentheses: state, ppid.
+		rest := string(stat[strings.LastIndexByte(string(stat), ')')+2:])
+		fields := strings.Fields(rest)
+		if len(fields) < 2 || fields[0] == "Z" {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(fields[1]); ppid == self {
+			kids = append(kids, pid)
+		}
+	}
+	return kids
+}
+
+func openFDs(t *testing.T) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(entries)
+}
+
+func workerRun(p *Workers, h *fakeHost, code string, limits Limits) Result {
+	return p.Run(context.Background(), Request{Code: code, Host: h, Tools: NewToolSet(h.names()), Limits: limits})
+}
+
+func TestWorkerRunsOverBothTransports(t *testing.T) {
+	for _, inProcess := range []bool{false, true} {
+		t.Run("inProcess="+strconv.FormatBool(inProcess), func(t *testing.T) {
+			p := newTestWorkers(t, WorkerOptions{InProcess: inProcess, Warm: 1})
+			png := Image{MIMEType: "image/png", Data: []byte("png-bytes")}
+			h := newFakeHost().
+				value("mcp__srv__fetch", `{"id":1,"title":"first"}`).
+				tool("mcp__srv__store", func(_ context.Context, args json.RawMessage) (CallResult, error) {
+					return CallResult{Value: args, Images: []Image{png}}, nil
+				})
+			h.search = func(json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`[{"name":"mcp__srv__fetch"}]`), nil }
+			var live []string
+			var mu sync.Mutex
+			res := p.Run(context.Background(), Request{
+				Host: h, Tools: NewToolSet(h.names()),
+				OnCall: func(name string) { mu.Lock(); live = append(live, name); mu.Unlock() },
+				Code: `
+					const found = await tools["$codemode"].search({ query: "fetch" });
+					const a = await tools[found[0].name]({ id: 1 });
+					console.log("fetched", a.title);
+					return await tools.mcp__srv__store({ value: a });`,
+			})
+			wantValue(t, res, `{"value":{"id":1,"title":"first"}}`)
+			if res.Logs != "fetched first" {
+				t.Errorf("logs %q", res.Logs)
+			}
+			if len(res.Images) != 1 || string(res.Images[0].Data) != "png-bytes" {
+				t.Errorf("images %+v", res.Images)
+			}
+			want := []string{SearchCallName, "mcp__srv__fetch", "mcp__srv__store"}
+			if strings.Join(res.Calls, ",") != strings.Join(want, ",") || strings.Join(live, ",") != strings.Join(want, ",") {
+				t.Errorf("calls %v, live %v", res.Calls, live)
+			}
+			// The same worker serves the next run with a fresh runtime.
+			res = workerRun(p, h, `return typeof globalThis.leftover === "undefined" ? (globalThis.leftover = 1, "fresh") : "reused";`, Limits{})
+			wantValue(t, res, `"fresh"`)
+			res = workerRun(p, h, `return typeof globalThis.leftover === "undefined" ? "fresh" : "reused";`, Limits{})
+			wantValue(t, res, `"fresh"`)
+		})
+	}
+}
+
+func TestBUDGET1_BUDGET2_BUDGET3_TerminatedInWorkers(t *testing.T) {
+	p := newTestWorkers(t, WorkerOptions{Warm: 1})
+	h := newFakeHost().value("mcp__s__t", `1`).tool("mcp__s__hang", func(ctx context.Context, _ json.RawMessage) (CallResult, error) {
+		<-ctx.Done()
+		return CallResult{}, ctx.Err()
+	})
+	for name, code := range map[string]string{
+		"BUDGET-1 synchronous spin":   `console.log("spinning"); for (;;) {}`,
+		"BUDGET-2 spin after await":   `console.log("spinning"); await tools.mcp__s__t({}); for (;;) {}`,
+		"BUDGET-3 never-settling":     `console.log("spinning"); await tools.mcp__s__hang({});`,
+		"promise job flood":           `console.log("spinning"); for (;;) await null;`,
+		"backtracking regexp":         `console.log("spinning"); /^(a+)+\1b$/.test("a".repeat(5000));`,
+		"native built-in beyond time": `console.log("spinning"); [1].fill(0, 0, 2 ** 31); const s = "ab".repeat(1 << 27); s.split(""); for (;;) {}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := workerRun(p, h, code, Limits{Timeout: 200 * time.Millisecond})
+			if res.OK {
+				t.Fatalf("succeeded: %s", res.Text)
+			}
+			if !strings.HasPrefix(res.Text, "spinning\n\n") {
+				t.Errorf("logs before the end were lost: %q", res.Text)
+			}
+			if !strings.Contains(res.Text, "stay in effect") {
+				t.Errorf("failure does not say completed calls stay in effect: %q", res.Text)
+			}
+		})
+	}
+}
+
+func TestBUDGET8_AbortKillsTheWorker(t *testing.T) {
+	p := newTestWorkers(t, WorkerOptions{Warm: 1})
+	h := newFakeHost().value("mcp__s__t", `1`)
+	ctx, cancel := context.WithCancel(context.Background())
+	var once sync.Once
+	res := p.Run(ctx, Request{Code: `await tools.mcp__s__t({}); console.log("called"); for (;;) {}`, Host: h, Tools: NewToolSet(h.names()),
+		OnLog: func(string) { once.Do(cancel) }, Limits: Limits{Timeout: time.Hour}})
+	wantFailure(t, res, "Aborted", "stay in effect")
+	if res.Logs != "called" || len(res.Calls) != 1 {
+		t.Errorf("what happened before the abort was lost: logs %q calls %v", res.Logs, res.Calls)
+	}
+	// The pool goes on serving.
+	wantValue(t, workerRun(p, h, `return 1 + 1`, Limits{}), `2`)
+	// Cancelled before the start: nothing runs.
+	res = p.Run(ctx, Request{Code: `await tools.mcp__s__t({})`, Host: h, Tools: NewToolSet(h.names())})
+	wantFailure(t, res, "Aborted")
+}
+
+// hostileScripts each kill or wedge a Go process that runs goja directly.
+var hostileScripts = map[string]string{
+	"huge repeat":          `"x".repeat(2 ** 40);`,
+	"huge ArrayBuffer":     `new ArrayBuffer(2 ** 40);`,
+	"huge padStart":        `"x".padStart(2 ** 40);`,
+	"deep JSON.parse":      `JSON.parse("[".repeat(1e6) + "]".repeat(1e6));`,
+	"runaway push":         `const a = []; for (;;) a.push({ i: a.length, pad: "xxxxxxxxxxxxxxxx" });`,
+	"string doubling":      `let s = "x"; for (;;) s = s + s;`,
+	"unbounded recursion":  `function f() { return [f()]; } f();`,
+	"backtracking regexp":  `/^(a+)+\1b$/.test("a".repeat(100000));`,
+	"then chain flood":     `const loop = () => Promise.resolve().then(loop); loop(); await new Promise(() => {});`,
+	"await flood":          `for (;;) await null;`,
+	"console megabytes":    `for (;;) console.log("y".repeat(1 << 20));`,
+	"huge array fill":      `new Array(2 ** 32 - 1).fill(1);`,
+	"sparse export":        `const a = []; a[2 ** 32 - 2] = 1; return a;`,
+	"deep structure":       `let o = {}; for (let i = 0; i < 1e6; i++) o = { o }; return o;`,
+	"BigInt explosion":     `let n = 7n; for (;;) n = n ** 7n;`,
+	"stringify deep array": `let a = []; for (let i = 0; i < 1e6; i++) a = [a]; JSON.stringify(a);`,
+}
+
+// TestBUDGET9_HostileScriptsEndAsFailuresWhileOthersRun runs every hostile
+// script in worker processes, each beside a benign script that must succeed
+// at the same time; every hostile one must come back as a failure Result.
+func TestBUDGET9_HostileScriptsEndAsFailuresWhileOthersRun(t *testing.T) {
+	p := newTestWorkers(t, WorkerOptions{Warm: 2, MemoryLimit: 256 << 20})
+	h := newFakeHost().value("mcp__s__t", `{"ok":true}`)
+	for name, code := range hostileScripts {
+		t.Run(name, func(t *testing.T) {
+			var benign Result
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				benign = workerRun(p, h, `const r = []; for (let i = 0; i < 5; i++) r.push((await tools.mcp__s__t({ i })).ok); return r;`, Limits{})
+			}()
+			start := time.Now()
+			res := workerRun(p, h, `console.log("started");`+code, Limits{Timeout: time.Second})
+			t.Logf("ended after %v: %.160s", time.Since(start).Round(time.Millisecond), strings.ReplaceAll(res.Text, "\n", " | "))
+			if res.OK {
+				t.Errorf("hostile script succeeded: %.200s", res.Text)
+			}
+			if !strings.HasPrefix(res.Text, "started") {
+				t.Errorf("logs before the failure were lost: %.200q", res.Text)
+			}
+			<-done
+			wantValue(t, benign, `[true,true,true,true,true]`)
+		})
+	}
+}
+
+// TestWorkersLeakNothing runs a thousand scripts, a tenth of which crash,
+// time out or are aborted, and checks that goroutines, child processes and
+// file descriptors come back to their baseline.
+func TestWorkersLeakNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a thousand runs")
+	}
+	fdsBefore := openFDs(t)
+	p := newTestWorkers(t, WorkerOptions{Warm: 2, MaxRuns: 50})
+	h := newFakeHost().value("mcp__s__t", `1`)
+	var wg sync.WaitGroup
+	jobs := make(chan int)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				switch i % 10 {
+				case 3:
+					res := workerRun(p, h, `"x".repeat(2 ** 40)`, Limits{})
+					if res.OK {
+						t.Error("crash script succeeded")
+					}
+				case 6:
+					res := workerRun(p, h, `for (;;) {}`, Limits{Timeout: 20 * time.Millisecond})
+					if res.OK {
+						t.Error("spin succeeded")
+					}
+				case 9:
+					ctx, cancel := context.WithCancel(context.Background())
+					res := p.Run(ctx, Request{Code: `await tools.mcp__s__t({}); for (;;) {}`, Host: h, Tools: NewToolSet(h.names()),
+						OnCall: func(string) { cancel() }})
+					cancel()
+					if res.OK {
+						t.Error("aborted run succeeded")
+					}
+				default:
+					if res := workerRun(p, h, `return await tools.mcp__s__t({ n: 1 }) + 1`, Limits{}); res.Text != "2" {
+						t.Errorf("benign run: %s", res.Text)
+					}
+				}
+			}
+		}()
+	}
+	for i := range 1000 {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if kids := childProcesses(t); len(kids) != 0 {
+		t.Errorf("child processes left: %v", kids)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for openFDs(t) > fdsBefore && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if after := openFDs(t); after > fdsBefore {
+		t.Errorf("file descriptors leaked: %d before, %d after", fdsBefore, after)
+	}
+}

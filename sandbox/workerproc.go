@@ -1,0 +1,213 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Worker is one sandbox worker: a re-executed process of this binary, or, in
+// in-process mode, a goroutine speaking the same protocol over in-memory
+// pipes. It serves one run at a time.
+type Worker struct {
+	conn   *conn
+	frames chan frame // frames from the worker; closed when the connection ends
+	exited chan struct{}
+	kill   func()
+
+	// Set before exited is closed.
+	exitState *os.ProcessState
+	exitErr   error
+	output    *headBuffer // what the worker printed (its crash report, if any)
+
+	runs  int
+	spent bool // not fit for another run
+}
+
+// startWorker starts a worker and waits for its ready frame.
+func startWorker(opts WorkerOptions) (*Worker, error) {
+	var (
+		w   *Worker
+		err error
+	)
+	if opts.InProcess {
+		w = startInMemoryWorker()
+	} else if w, err = startProcessWorker(opts); err != nil {
+		return nil, err
+	}
+	ready := time.NewTimer(opts.StartTimeout)
+	defer ready.Stop()
+	select {
+	case f, ok := <-w.frames:
+		if ok && f.Type == frameReady {
+			return w, nil
+		}
+		w.stop()
+		return nil, fmt.Errorf("sandbox: worker did not start: %s", w.describeExit())
+	case <-ready.C:
+		w.stop()
+		return nil, errors.New("sandbox: worker did not become ready; does main call sandbox.MaybeRunWorker first?")
+	}
+}
+
+func startProcessWorker(opts WorkerOptions) (*Worker, error) {
+	toWorkerR, toWorkerW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	fromWorkerR, fromWorkerW, err := os.Pipe()
+	if err != nil {
+		toWorkerR.Close()
+		toWorkerW.Close()
+		return nil, err
+	}
+	output := &headBuffer{max: 8 << 10}
+	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
+	cmd.Env = append(os.Environ(), workerEnv+"=1", workerMemoryEnv+"="+strconv.FormatInt(opts.MemoryLimit, 10))
+	cmd.ExtraFiles = []*os.File{toWorkerR, fromWorkerW} // fds 3 and 4
+	cmd.Stdout, cmd.Stderr = output, output
+	// A process group of its own, so a kill reaches anything it started.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = cmd.Start()
+	toWorkerR.Close()
+	fromWorkerW.Close()
+	if err != nil {
+		toWorkerW.Close()
+		fromWorkerR.Close()
+		return nil, fmt.Errorf("sandbox: start worker: %w", err)
+	}
+	w := &Worker{
+		conn:   newConn(fromWorkerR, toWorkerW),
+		frames: make(chan frame, 16),
+		exited: make(chan struct{}),
+		output: output,
+	}
+	pid := cmd.Process.Pid
+	var once sync.Once
+	w.kill = func() {
+		once.Do(func() {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+			toWorkerW.Close()
+		})
+	}
+	go w.readFrames()
+	go func() {
+		err := cmd.Wait()
+		w.exitState, w.exitErr = cmd.ProcessState, err
+		fromWorkerR.Close()
+		toWorkerW.Close()
+		close(w.exited)
+	}()
+	return w, nil
+}
+
+func startInMemoryWorker() *Worker {
+	toWorkerR, toWorkerW := io.Pipe()
+	fromWorkerR, fromWorkerW := io.Pipe()
+	w := &Worker{
+		conn:   newConn(fromWorkerR, toWorkerW),
+		frames: make(chan frame, 16),
+		exited: make(chan struct{}),
+		output: &headBuffer{max: 8 << 10},
+	}
+	var once sync.Once
+	w.kill = func() {
+		once.Do(func() {
+			toWorkerW.Close()
+			fromWorkerR.Close()
+		})
+	}
+	go func() {
+		w.exitErr = serveWorker(toWorkerR, fromWorkerW, func() {})
+		toWorkerR.Close()
+		fromWorkerW.Close()
+		close(w.exited)
+	}()
+	go w.readFrames()
+	return w
+}
+
+func (w *Worker) readFrames() {
+	defer close(w.frames)
+	for {
+		f, err := w.conn.receive()
+		if err != nil {
+			return
+		}
+		w.frames <- f
+	}
+}
+
+// abandon kills the worker without waiting for it to be gone.
+func (w *Worker) abandon() {
+	w.spent = true
+	w.kill()
+}
+
+// stop kills the worker and waits until it is gone.
+func (w *Worker) stop() {
+	w.abandon()
+	<-w.exited
+}
+
+// crashReason tells the model, in plain words, why the worker died. It
+// waits for the exit so that the report is complete.
+func (w *Worker) crashReason() string {
+	select {
+	case <-w.exited:
+	case <-time.After(2 * time.Second):
+		w.kill()
+		<-w.exited
+	}
+	out := strings.ToLower(w.output.String())
+	switch {
+	case strings.Contains(out, "out of memory"), strings.Contains(out, "cannot allocate memory"),
+		strings.Contains(out, "failed to allocate"):
+		return msgWorkerOutOfMemory
+	case strings.Contains(out, "stack exceeds"), strings.Contains(out, "stack overflow"):
+		return msgWorkerStackOverflow
+	}
+	return msgWorkerCrashed
+}
+
+// describeExit is the worker's end for logs (never for the model).
+func (w *Worker) describeExit() string {
+	<-w.exited
+	state := "unknown"
+	if w.exitState != nil {
+		state = w.exitState.String()
+	} else if w.exitErr != nil {
+		state = w.exitErr.Error()
+	}
+	return fmt.Sprintf("%s; output: %q", state, w.output.String())
+}
+
+// headBuffer keeps the first max bytes written to it: a Go crash report
+// states its cause on the first line, before pages of goroutine stacks.
+type headBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *headBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if room := t.max - len(t.buf); room > 0 {
+		t.buf = append(t.buf, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (t *headBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

@@ -1,0 +1,186 @@
+package sandbox
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// killGrace is how long past its budget a worker may take to report the run
+// before the host kills its process group: a native call that ignores the
+// interrupt cannot hold the budget hostage.
+const killGrace = 500 * time.Millisecond
+
+// Run executes one script in this worker, with the semantics of the
+// package-level Run. The host side of every nested call (req.Host) runs in
+// this process; only plain JSON crosses to the worker. Cancelling ctx kills
+// the worker at once. After a timeout, crash or abort the worker is spent.
+func (w *Worker) Run(ctx context.Context, req Request) Result {
+	limits := req.Limits.withDefaults()
+	if w.spent {
+		return failure(msgWorkerUnavailable)
+	}
+	if res, ok := precheck(ctx, req); !ok {
+		return res
+	}
+	w.runs++
+	h := &hostSide{w: w, req: req, limits: limits}
+	h.console.keep = limits.MaxLogChars
+	hostCtx, cancel := context.WithCancel(ctx)
+	defer func() {
+		cancel()
+		h.calls.Wait()
+	}()
+
+	if err := w.conn.send(frame{Type: frameStart, Code: req.Code, Tools: req.Tools.Names(), Limits: &limits}); err != nil {
+		w.spent = true
+		return h.failure(w.crashReason())
+	}
+	hard := time.NewTimer(limits.Timeout + killGrace)
+	defer hard.Stop()
+	for {
+		select {
+		case f, ok := <-w.frames:
+			if !ok {
+				w.spent = true
+				return h.failure(w.crashReason())
+			}
+			if done, res := h.handle(hostCtx, f); done {
+				return res
+			}
+		case <-hard.C:
+			// Signal only: tearing down a process that grabbed a lot
+			// of memory can take a while, and the pool waits for it
+			// when the worker is released.
+			w.abandon()
+			return h.failure(msgOverBudget)
+		case <-ctx.Done():
+			w.abandon()
+			return h.failure(msgAborted)
+		}
+	}
+}
+
+// precheck settles the requests that never reach a worker.
+func precheck(ctx context.Context, req Request) (Result, bool) {
+	if isBlank(req.Code) {
+		return failure(msgEmptyCode), false
+	}
+	if ctx.Err() != nil {
+		return failure(msgAborted), false
+	}
+	return Result{}, true
+}
+
+// hostSide is the host's half of one worker run: it executes the worker's
+// nested calls, keeps the images and a copy of the console output (so a
+// crash loses neither), and hears of every call for the live summary.
+type hostSide struct {
+	w      *Worker
+	req    Request
+	limits Limits
+
+	console consoleLog
+	calls   sync.WaitGroup
+
+	mu        sync.Mutex
+	callNames []string
+	images    []Image
+}
+
+func (h *hostSide) handle(ctx context.Context, f frame) (done bool, res Result) {
+	switch f.Type {
+	case frameCalled:
+		h.mu.Lock()
+		h.callNames = append(h.callNames, f.Name)
+		h.mu.Unlock()
+		if h.req.OnCall != nil {
+			h.req.OnCall(f.Name)
+		}
+	case frameLog:
+		if kept := h.console.append(f.Text); kept != "" && h.req.OnLog != nil {
+			h.req.OnLog(kept)
+		}
+	case frameCall:
+		h.calls.Add(1)
+		go h.serveCall(ctx, f)
+	case frameDone:
+		if f.Result == nil {
+			h.w.spent = true
+			return true, h.failure(msgWorkerCrashed)
+		}
+		if f.Abandoned {
+			h.w.abandon()
+		}
+		res := *f.Result
+		h.mu.Lock()
+		res.Images = h.images
+		h.mu.Unlock()
+		return true, res
+	}
+	return false, Result{}
+}
+
+// serveCall executes one nested call for the worker and answers it.
+func (h *hostSide) serveCall(ctx context.Context, f frame) {
+	defer h.calls.Done()
+	reply := frame{Type: frameResult, ID: f.ID}
+	if h.req.Host == nil {
+		reply.Error = msgCrashed + ": no host is attached to this run."
+	} else if f.Kind == callKindSearch {
+		value, err := safeHostCall(func() (CallResult, error) {
+			v, err := h.req.Host.Search(ctx, f.Args)
+			return CallResult{Value: v}, err
+		})
+		reply.Value, reply.Error = value.Value, errMessage(err)
+	} else {
+		res, err := safeHostCall(func() (CallResult, error) { return h.req.Host.CallTool(ctx, f.Name, f.Args) })
+		reply.Value, reply.Error = res.Value, errMessage(err)
+		reply.Images = len(res.Images)
+		h.keepImages(res.Images)
+	}
+	if err := h.w.conn.send(reply); err == errFrameTooLarge {
+		_ = h.w.conn.send(frame{Type: frameResult, ID: f.ID, Error: msgResultTooLarge})
+	}
+}
+
+func (h *hostSide) keepImages(images []Image) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, img := range images {
+		if len(h.images) < h.limits.MaxImages {
+			h.images = append(h.images, img)
+		}
+	}
+}
+
+// failure is a failure Result built on the host side, from what the host
+// saw of the run.
+func (h *hostSide) failure(reason string) Result {
+	logs, _, _ := h.console.text()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return Result{
+		Text:   failureText(&h.console, reason),
+		Logs:   logs,
+		Error:  reason,
+		Images: h.images,
+		Calls:  append([]string(nil), h.callNames...),
+	}
+}
+
+func safeHostCall(call func() (CallResult, error)) (res CallResult, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = CallResult{}, plainError(msgHostCallCrashed)
+		}
+	}()
+	return call()
+}
+
+func errMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,233 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// WorkerOptions configure a worker pool. Zero fields take the defaults.
+type WorkerOptions struct {
+	// Command starts a worker; default: this executable, re-executed (its
+	// main must call MaybeRunWorker first).
+	Command []string
+	// InProcess serves runs on goroutines of this process, over the same
+	// protocol on in-memory pipes: for tests and trusted scripts. A script
+	// that exhausts memory then takes the whole process down.
+	InProcess bool
+	// Warm is how many idle workers are kept ready; default GOMAXPROCS.
+	Warm int
+	// MaxWorkers bounds the workers alive at once (idle and busy); Runs
+	// beyond it wait. Default: four per GOMAXPROCS, at least eight.
+	MaxWorkers int
+	// MaxRuns is how many runs a worker serves before it is replaced.
+	MaxRuns int
+	// MemoryLimit caps each worker process's memory, in bytes.
+	MemoryLimit int64
+	// StartTimeout bounds how long a new worker may take to become ready.
+	StartTimeout time.Duration
+	// Logger receives the pool's diagnostics; default: none.
+	Logger *zerolog.Logger
+}
+
+// Defaults for WorkerOptions.
+const (
+	DefaultMaxRuns      = 200
+	DefaultMemoryLimit  = 512 << 20
+	DefaultStartTimeout = 10 * time.Second
+)
+
+func (o WorkerOptions) withDefaults() (WorkerOptions, error) {
+	if len(o.Command) == 0 && !o.InProcess {
+		exe, err := os.Executable()
+		if err != nil {
+			return o, err
+		}
+		o.Command = []string{exe}
+	}
+	procs := runtime.GOMAXPROCS(0)
+	if o.Warm <= 0 {
+		o.Warm = procs
+	}
+	if o.MaxWorkers <= 0 {
+		o.MaxWorkers = max(8, 4*procs)
+	}
+	o.MaxWorkers = max(o.MaxWorkers, o.Warm)
+	if o.MaxRuns <= 0 {
+		o.MaxRuns = DefaultMaxRuns
+	}
+	if o.MemoryLimit <= 0 {
+		o.MemoryLimit = DefaultMemoryLimit
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = DefaultStartTimeout
+	}
+	if o.Logger == nil {
+		nop := zerolog.Nop()
+		o.Logger = &nop
+	}
+	return o, nil
+}
+
+// Workers is a pool of sandbox workers. Idle workers are kept warm so a run
+// does not pay for a process start; a worker that timed out, crashed, was
+// aborted or served its runs is replaced.
+type Workers struct {
+	opts  WorkerOptions
+	slots chan struct{} // one per live worker allowed
+
+	mu     sync.Mutex
+	idle   []*Worker
+	closed bool
+	bg     sync.WaitGroup // replenishing and stopping in the background
+	active sync.WaitGroup // runs in flight
+}
+
+// ErrClosed is returned by Acquire after Close.
+var ErrClosed = errors.New("sandbox: worker pool closed")
+
+// NewWorkers starts a pool and its warm workers. It fails if a worker cannot
+// be started, so a binary that forgot MaybeRunWorker is caught at once.
+func NewWorkers(opts WorkerOptions) (*Workers, error) {
+	opts, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	p := &Workers{opts: opts, slots: make(chan struct{}, opts.MaxWorkers)}
+	for i := 0; i < opts.Warm; i++ {
+		p.slots <- struct{}{}
+		w, err := startWorker(opts)
+		if err != nil {
+			<-p.slots
+			p.Close()
+			return nil, err
+		}
+		p.idle = append(p.idle, w)
+	}
+	return p, nil
+}
+
+// Run acquires a worker, runs the script on it and releases it. It always
+// returns a Result.
+func (p *Workers) Run(ctx context.Context, req Request) Result {
+	if res, ok := precheck(ctx, req); !ok {
+		return res
+	}
+	w, err := p.Acquire(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return failure(msgAborted)
+		}
+		p.opts.Logger.Error().Err(err).Msg("sandbox: no worker")
+		return failure(msgWorkerUnavailable)
+	}
+	defer p.Release(w)
+	return w.Run(ctx, req)
+}
+
+// Acquire takes an idle worker, or starts one if the pool may grow. Every
+// acquired worker must be released.
+func (p *Workers) Acquire(ctx context.Context) (*Worker, error) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, ErrClosed
+	}
+	p.active.Add(1)
+	if n := len(p.idle); n > 0 {
+		w := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return w, nil
+	}
+	p.mu.Unlock()
+	select {
+	case p.slots <- struct{}{}:
+	case <-ctx.Done():
+		p.active.Done()
+		return nil, ctx.Err()
+	}
+	w, err := startWorker(p.opts)
+	if err != nil {
+		<-p.slots
+		p.active.Done()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Release returns a worker after a run: back to the idle set if it is fit
+// and the pool wants it, otherwise it is stopped (and, if the pool fell
+// below its warm size, replaced in the background).
+func (p *Workers) Release(w *Worker) {
+	defer p.active.Done()
+	p.mu.Lock()
+	keep := !p.closed && !w.spent && w.runs < p.opts.MaxRuns && len(p.idle) < p.opts.Warm
+	if keep {
+		p.idle = append(p.idle, w)
+		p.mu.Unlock()
+		return
+	}
+	replenish := !p.closed && len(p.idle) < p.opts.Warm
+	p.bg.Add(1)
+	p.mu.Unlock()
+	go func() {
+		defer p.bg.Done()
+		w.stop()
+		<-p.slots
+		if replenish {
+			p.replenish()
+		}
+	}()
+}
+
+// replenish starts one warm worker, unless the pool closed or filled up
+// meanwhile.
+func (p *Workers) replenish() {
+	select {
+	case p.slots <- struct{}{}:
+	default:
+		return // the pool is at its maximum: busy workers will come back
+	}
+	w, err := startWorker(p.opts)
+	if err != nil {
+		<-p.slots
+		p.opts.Logger.Error().Err(err).Msg("sandbox: replacing a worker failed")
+		return
+	}
+	p.mu.Lock()
+	if p.closed || len(p.idle) >= p.opts.Warm {
+		p.mu.Unlock()
+		w.stop()
+		<-p.slots
+		return
+	}
+	p.idle = append(p.idle, w)
+	p.mu.Unlock()
+}
+
+// Close stops every worker and returns when they are gone. Runs in flight
+// finish first (they end at their own deadline at the latest).
+func (p *Workers) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	idle := p.idle
+	p.idle = nil
+	p.mu.Unlock()
+	p.active.Wait()
+	for _, w := range idle {
+		w.stop()
+		<-p.slots
+	}
+	p.bg.Wait()
+	return nil
+}
