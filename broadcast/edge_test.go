@@ -203,10 +203,10 @@ func TestEDGE14_WordingChangeRebroadcastsOnce(t *testing.T) {
 }
 
 func TestEDGE15_MarkersAndDiffsStayAtNamespaceLevel(t *testing.T) {
-	r := &fakeRenderer{limit: partial}
+	r := &fakeRenderer{limit: 6}
 	h := NewHistory()
-	decide(t, h, snapOf(r, map[string]int{"alpha": 4, "beta": 2}), true)
-	decide(t, h, snapOf(r, map[string]int{"alpha": 6, "gamma": 2}), true)
+	decide(t, h, snapOf(r, map[string]int{"alpha": 8, "beta": 2}), true)
+	decide(t, h, snapOf(r, map[string]int{"alpha": 9, "gamma": 2}), true)
 	msgs, _ := h.Messages()
 	if msgs[1].Catalog.Kind != KindDiff {
 		t.Fatalf("second message is %s, want a diff", msgs[1].Catalog.Kind)
@@ -223,7 +223,7 @@ func TestEDGE15_MarkersAndDiffsStayAtNamespaceLevel(t *testing.T) {
 	if strings.Contains(msgs[1].Text, "tool0") || strings.Contains(msgs[1].Text, "__tool") {
 		t.Fatalf("diff names tools, not namespaces: %q", msgs[1].Text)
 	}
-	want := map[string]int{"alpha": 6, "gamma": 2}
+	want := map[string]int{"alpha": 9, "gamma": 2}
 	if diff := cmp.Diff(want, msgs[1].Catalog.Namespaces); diff != "" {
 		t.Fatalf("diff marker namespaces (-want +got):\n%s", diff)
 	}
