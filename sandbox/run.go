@@ -260,22 +260,21 @@ func (x *execution) keepImages(images []Image) {
 // callTool is the body of every tool wrapper: it checks the arguments,
 // counts the call, and hands it to the host on a goroutine of its own.
 func (x *execution) callTool(name string, arg goja.Value) goja.Value {
-	return x.nested(name, arg, func(ctx context.Context, args json.RawMessage) (json.RawMessage, []Image, error) {
-		res, err := x.req.Host.CallTool(ctx, name, args)
-		return res.Value, res.Images, err
+	return x.nested(name, arg, func(ctx context.Context, args json.RawMessage) (CallResult, error) {
+		return x.req.Host.CallTool(ctx, name, args)
 	})
 }
 
 // search is the body of tools["$codemode"].search: a nested call like any
 // other, counted against the same cap (SEARCH-5).
 func (x *execution) search(arg goja.Value) goja.Value {
-	return x.nested(SearchCallName, arg, func(ctx context.Context, args json.RawMessage) (json.RawMessage, []Image, error) {
-		res, err := x.req.Host.Search(ctx, args)
-		return res, nil, err
+	return x.nested(SearchCallName, arg, func(ctx context.Context, args json.RawMessage) (CallResult, error) {
+		value, err := x.req.Host.Search(ctx, args)
+		return CallResult{Value: value}, err
 	})
 }
 
-type hostCall func(ctx context.Context, args json.RawMessage) (json.RawMessage, []Image, error)
+type hostCall func(ctx context.Context, args json.RawMessage) (CallResult, error)
 
 func (x *execution) nested(name string, arg goja.Value, call hostCall) goja.Value {
 	args, err := x.callArguments(arg)
@@ -301,25 +300,25 @@ func (x *execution) nested(name string, arg goja.Value, call hostCall) goja.Valu
 	x.hostCalls.Add(1)
 	go func() {
 		defer x.hostCalls.Done()
-		value, images, err := x.callHost(call, args)
+		res, err := safeHostCall(x.logger, func() (CallResult, error) { return call(x.hostCtx, args) })
 		select {
-		case x.settled <- completion{resolve: resolve, reject: reject, value: value, images: images, err: err}:
+		case x.settled <- completion{resolve: resolve, reject: reject, value: res.Value, images: res.Images, err: err}:
 		case <-x.finished:
 		}
 	}()
 	return x.realm.vm.ToValue(promise)
 }
 
-// callHost runs one host call, containing a panic in the host as a failure
-// of that call alone.
-func (x *execution) callHost(call hostCall, args json.RawMessage) (value json.RawMessage, images []Image, err error) {
+// safeHostCall runs one host call, containing a panic in the host as a
+// failure of that call alone.
+func safeHostCall(logger zerolog.Logger, call func() (CallResult, error)) (res CallResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			x.logger.Error().Interface("panic", p).Msg("sandbox: host call panicked")
-			value, images, err = nil, nil, plainError(msgHostCallCrashed)
+			logger.Error().Interface("panic", p).Msg("sandbox: host call panicked")
+			res, err = CallResult{}, plainError(msgHostCallCrashed)
 		}
 	}()
-	return call(x.hostCtx, args)
+	return call()
 }
 
 // failFrom turns an error out of the runtime into a failure Result.

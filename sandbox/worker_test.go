@@ -87,7 +87,9 @@ func TestWorkerRunsOverBothTransports(t *testing.T) {
 				tool("mcp__srv__store", func(_ context.Context, args json.RawMessage) (CallResult, error) {
 					return CallResult{Value: args, Images: []Image{png}}, nil
 				})
-			h.search = func(json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`[{"name":"mcp__srv__fetch"}]`), nil }
+			h.search = func(json.RawMessage) (json.RawMessage, error) {
+				return json.RawMessage(`[{"name":"mcp__srv__fetch"}]`), nil
+			}
 			var live []string
 			var mu sync.Mutex
 			res := p.Run(context.Background(), Request{

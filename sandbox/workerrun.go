@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // killGrace is how long past its budget a worker may take to report the run
@@ -128,13 +130,13 @@ func (h *hostSide) serveCall(ctx context.Context, f frame) {
 	if h.req.Host == nil {
 		reply.Error = msgCrashed + ": no host is attached to this run."
 	} else if f.Kind == callKindSearch {
-		value, err := safeHostCall(func() (CallResult, error) {
+		value, err := safeHostCall(h.logger(), func() (CallResult, error) {
 			v, err := h.req.Host.Search(ctx, f.Args)
 			return CallResult{Value: v}, err
 		})
 		reply.Value, reply.Error = value.Value, errMessage(err)
 	} else {
-		res, err := safeHostCall(func() (CallResult, error) { return h.req.Host.CallTool(ctx, f.Name, f.Args) })
+		res, err := safeHostCall(h.logger(), func() (CallResult, error) { return h.req.Host.CallTool(ctx, f.Name, f.Args) })
 		reply.Value, reply.Error = res.Value, errMessage(err)
 		reply.Images = len(res.Images)
 		h.keepImages(res.Images)
@@ -169,13 +171,11 @@ func (h *hostSide) failure(reason string) Result {
 	}
 }
 
-func safeHostCall(call func() (CallResult, error)) (res CallResult, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = CallResult{}, plainError(msgHostCallCrashed)
-		}
-	}()
-	return call()
+func (h *hostSide) logger() zerolog.Logger {
+	if h.req.Logger != nil {
+		return *h.req.Logger
+	}
+	return zerolog.Nop()
 }
 
 func errMessage(err error) string {
