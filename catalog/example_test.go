@@ -33,6 +33,7 @@ func ExampleRender() {
 	// // mcp__ms-365
 	// /** Send an email. */
 	// tools["mcp__ms-365__send-mail"](args: {
+	//   /** Each item: @format email */
 	//   to: Array<string>;
 	// }): Promise<unknown>
 	//

@@ -140,3 +140,26 @@ func checkCatalog(t *testing.T, c Catalog, tools []Tool, byName map[string]*entr
 		}
 	}
 }
+
+// TestFixtureSchemasStayFarFromTheVisitValve backs maxVisits' claim: it is a
+// guard against hostile schemas, and no real schema comes near it, so it
+// never trims a real signature.
+func TestFixtureSchemasStayFarFromTheVisitValve(t *testing.T) {
+	most, where := 0, ""
+	var sc scratch
+	for _, tl := range allTools(t) {
+		for _, doc := range [][]byte{tl.InputSchema, tl.OutputSchema} {
+			if len(doc) == 0 {
+				continue
+			}
+			sc.schemaType(doc)
+			if sc.r.visits > most {
+				most, where = sc.r.visits, tl.Name
+			}
+		}
+	}
+	if most > maxVisits/8 {
+		t.Errorf("%s visits %d schema nodes, too close to the valve at %d", where, most, maxVisits)
+	}
+	t.Logf("most schema nodes visited by one fixture schema: %d (%s)", most, where)
+}

@@ -133,19 +133,12 @@ func (r *tsRenderer) typ(s *node, level, depth int) bool {
 	// The type keywords, anyOf, oneOf and allOf each give one part; several
 	// parts form an intersection.
 	start := len(r.buf)
-	var parts [][3]int // start, end, union
-	addPart := func(from int, union bool) {
-		u := 0
-		if union {
-			u = 1
-		}
-		parts = append(parts, [3]int{from, len(r.buf), u})
-	}
+	var parts []span
 	hasBase := false
 	if from := len(r.buf); r.base(s, level, depth) {
 		hasBase = len(r.buf) > from
 		if hasBase {
-			addPart(from, r.lastUnion)
+			parts = append(parts, span{from, len(r.buf), r.lastUnion})
 		}
 	}
 	for _, key := range [...]string{"anyOf", "oneOf"} {
@@ -166,9 +159,9 @@ func (r *tsRenderer) typ(s *node, level, depth int) bool {
 		case sawUnknown && !hasBase:
 			// A variant with no type of its own makes the union unknown.
 			r.buf = append(r.buf[:from], unknownType...)
-			addPart(from, false)
+			parts = append(parts, span{from, len(r.buf), false})
 		case n > 0:
-			addPart(from, n > 1)
+			parts = append(parts, span{from, len(r.buf), n > 1})
 		}
 	}
 	if all := s.get("allOf"); all != nil && all.kind == kindArray {
@@ -179,40 +172,53 @@ func (r *tsRenderer) typ(s *node, level, depth int) bool {
 				r.buf = r.buf[:from]
 				continue
 			}
-			addPart(from, u)
+			parts = append(parts, span{from, len(r.buf), u})
 		}
 	}
-	switch len(parts) {
+	if len(parts) == 1 {
+		return parts[0].union
+	}
+	return r.intersect(start, parts)
+}
+
+// span is a stretch of the buffer holding one rendered type.
+type span struct {
+	from, to int
+	union    bool
+}
+
+// intersect rewrites the parts written since start as one intersection,
+// dropping repeats, and "unknown" beside other parts (A & unknown is A).
+// Unions are parenthesized.
+func (r *tsRenderer) intersect(start int, parts []span) bool {
+	written := string(r.buf[start:])
+	r.buf = r.buf[:start]
+	var kept []span
+	for _, p := range parts {
+		text := written[p.from-start : p.to-start]
+		dup := slices.ContainsFunc(kept, func(k span) bool { return written[k.from-start:k.to-start] == text })
+		if text != unknownType && !dup {
+			kept = append(kept, p)
+		}
+	}
+	switch len(kept) {
 	case 0:
-		r.buf = append(r.buf[:start], unknownType...)
+		r.buf = append(r.buf, unknownType...)
 		return false
 	case 1:
-		return parts[0][2] == 1
+		r.buf = append(r.buf, written[kept[0].from-start:kept[0].to-start]...)
+		return kept[0].union
 	}
-	// Rare: rebuild the parts as an intersection, dropping repeats and
-	// "unknown" beside other parts.
-	written := append([]byte(nil), r.buf[start:]...)
-	r.buf = r.buf[:start]
-	var seen []string
-	for _, p := range parts {
-		text := string(written[p[0]-start : p[1]-start])
-		if text == unknownType || slices.Contains(seen, text) {
-			continue
-		}
-		if len(seen) > 0 {
+	for i, k := range kept {
+		if i > 0 {
 			r.buf = append(r.buf, " & "...)
 		}
-		seen = append(seen, text)
-		if p[2] == 1 {
-			r.buf = append(r.buf, '(')
-			r.buf = append(r.buf, text...)
-			r.buf = append(r.buf, ')')
+		text := written[k.from-start : k.to-start]
+		if k.union {
+			r.buf = append(append(append(r.buf, '('), text...), ')')
 		} else {
 			r.buf = append(r.buf, text...)
 		}
-	}
-	if len(seen) == 0 {
-		r.buf = append(r.buf, unknownType...)
 	}
 	return false
 }
@@ -494,7 +500,45 @@ const inlineDocWidth = 120
 func (r *tsRenderer) writeDoc(s *node, level int) {
 	var srcBuf [4]*node
 	sources := r.docSources(s, srcBuf[:0])
-	text := r.docText(sources)
+	lines := docLines(r.docText(sources))
+	tags := docTagsOf(sources)
+	// A one-line description and its tags share one line while it stays
+	// short; otherwise every tag gets its own line below the text.
+	if len(lines) <= 1 && len(tags) > 0 {
+		joined := strings.Join(append(lines[:len(lines):len(lines)], tags...), " ")
+		if 2*level+len(joined)+len("/**  */") <= inlineDocWidth {
+			lines, tags = []string{joined}, nil
+		}
+	}
+	lines = append(lines, tags...)
+	lines = append(lines, r.itemDoc(sources)...)
+	r.buf = appendComment(r.buf, lines, level)
+}
+
+// itemDoc documents the items of an array property whose items carry a
+// description or constraints of their own (an object's fields carry theirs
+// inside its type): "Each item: ..." lines.
+func (r *tsRenderer) itemDoc(sources []*node) []string {
+	if len(sources) == 0 {
+		return nil
+	}
+	items := sources[len(sources)-1].get("items")
+	if items == nil || items.kind != kindObject {
+		return nil
+	}
+	var buf [4]*node
+	itemSources := r.docSources(items, buf[:0])
+	lines := append(docLines(r.docText(itemSources)), docTagsOf(itemSources)...)
+	if len(lines) == 0 {
+		return nil
+	}
+	lines[0] = "Each item: " + lines[0]
+	return lines
+}
+
+// docTagsOf renders the JSDoc tags of a property from the first source
+// carrying each keyword.
+func docTagsOf(sources []*node) []string {
 	var tags []string
 	for _, tag := range docTags {
 		for _, src := range sources {
@@ -515,26 +559,14 @@ func (r *tsRenderer) writeDoc(s *node, level int) {
 			break
 		}
 	}
-	if text == "" && len(tags) == 0 {
-		return
-	}
-	lines := docLines(text)
-	// A one-line description and its tags share one line while it stays
-	// short; otherwise every tag gets its own line below the text.
-	if len(lines) <= 1 && len(tags) > 0 {
-		joined := strings.Join(append(lines[:len(lines):len(lines)], tags...), " ")
-		if 2*level+len(joined)+len("/**  */") <= inlineDocWidth {
-			lines, tags = []string{joined}, nil
-		}
-	}
-	r.buf = appendComment(r.buf, append(lines, tags...), level)
+	return tags
 }
 
 func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // docText finds a property's text: the description (or title) of the first
-// source that has one; failing that, the texts of its union's variants, or
-// of its array items, so a description placed one level down still shows.
+// source that has one; failing that, the texts of its union's variants, so a
+// description placed one level down still shows.
 func (r *tsRenderer) docText(sources []*node) string {
 	for _, src := range sources {
 		if t := ownText(src); t != "" {
@@ -556,14 +588,6 @@ func (r *tsRenderer) docText(sources []*node) string {
 					texts = append(texts, t)
 				}
 			}
-		}
-	}
-	if len(texts) == 0 {
-		if items := s.get("items"); items != nil {
-			if ref, ok := items.getString("$ref"); ok {
-				items = r.resolve(ref)
-			}
-			return ownText(items)
 		}
 	}
 	return strings.Join(texts, "\n")
