@@ -84,6 +84,15 @@ func waitChange(t *testing.T, ch chan *messages.PoolChanged, what string, cond f
 	}
 }
 
+// subscribe registers a collector and waits until the pool holds name.
+func subscribe(t *testing.T, system *actor.ActorSystem, p *actors.Pool, name string) (*actor.PID, chan *messages.PoolChanged) {
+	t.Helper()
+	sub, changes := collector(system)
+	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
+	waitChange(t, changes, name, hasTool(name))
+	return sub, changes
+}
+
 func hasTool(name string) func(*pool.Snapshot) bool {
 	return func(s *pool.Snapshot) bool { _, ok := s.Lookup(name); return ok }
 }
@@ -91,9 +100,7 @@ func hasTool(name string) func(*pool.Snapshot) bool {
 func TestCONV7_PoolActorAnswersSnapshotsAndTellsSubscribers(t *testing.T) {
 	system := newSystem(t)
 	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}})
-	sub, changes := collector(system)
-	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
-	waitChange(t, changes, "the server's tools", hasTool("mcp__b__text"))
+	_, changes := subscribe(t, system, p, "mcp__b__text")
 
 	snap := request[*messages.PoolSnapshot](t, system, p.PID(), &messages.GetPoolSnapshot{})
 	if _, ok := snap.Snapshot.Lookup("mcp__b__text"); !ok {
@@ -118,9 +125,7 @@ func TestNFR3_PoolActorCallsGoThroughTheFunnel(t *testing.T) {
 		Servers: []pool.ServerConfig{behaviour("b")},
 		Options: pool.Options{Gate: gate},
 	})
-	sub, changes := collector(system)
-	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
-	waitChange(t, changes, "tools", hasTool("mcp__b__text"))
+	subscribe(t, system, p, "mcp__b__text")
 
 	id := messages.NextCallID()
 	ok := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{ID: id, Name: "mcp__b__text", Args: json.RawMessage(`{}`)})
@@ -146,9 +151,7 @@ func (g *denyGate) Admit(_ context.Context, name string, _ json.RawMessage) erro
 func TestPoolActorCancelAndDeadlineEndHangingCalls(t *testing.T) {
 	system := newSystem(t)
 	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}})
-	sub, changes := collector(system)
-	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
-	waitChange(t, changes, "tools", hasTool("mcp__b__hang"))
+	subscribe(t, system, p, "mcp__b__hang")
 
 	id := messages.NextCallID()
 	future := system.Root.RequestFuture(p.PID(), &messages.CallTool{ID: id, Name: "mcp__b__hang"}, guard)
@@ -185,9 +188,7 @@ func TestCONV6_ConfigChangedExcludesDeniedTools(t *testing.T) {
 		}
 	}
 	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}, ExcludeFor: excludeFor})
-	sub, changes := collector(system)
-	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
-	waitChange(t, changes, "tools", hasTool("mcp__b__text"))
+	_, changes := subscribe(t, system, p, "mcp__b__text")
 
 	system.Root.Send(p.PID(), &messages.ConfigChanged{Config: messages.Config{Deny: []string{"mcp__b__text"}}})
 	snap := waitChange(t, changes, "text excluded", func(s *pool.Snapshot) bool { return !hasTool("mcp__b__text")(s) })
@@ -213,9 +214,7 @@ func TestPoolActorStopLeavesNothingRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sub, changes := collector(system)
-	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
-	waitChange(t, changes, "tools", hasTool("mcp__b__hang"))
+	sub, _ := subscribe(t, system, p, "mcp__b__hang")
 	future := system.Root.RequestFuture(p.PID(), &messages.CallTool{ID: messages.NextCallID(), Name: "mcp__b__hang"}, guard)
 	// The mailbox is ordered: once this is answered the call is running.
 	request[*messages.PoolStatus](t, system, p.PID(), &messages.GetPoolStatus{})

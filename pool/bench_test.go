@@ -37,12 +37,7 @@ func BenchmarkCallToolRawSDK(b *testing.B) {
 // gate, CallTool, projection.
 func BenchmarkCallToolFunnel(b *testing.B) {
 	ctx := context.Background()
-	m, err := pool.New(ctx, []pool.ServerConfig{behaviourInMemory("b")}, pool.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer m.Close()
-	<-m.Ready()
+	m := benchManager(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := m.Call(ctx, "mcp__b__text", benchArgs)
@@ -53,14 +48,20 @@ func BenchmarkCallToolFunnel(b *testing.B) {
 }
 
 func BenchmarkManagerSnapshot(b *testing.B) {
-	m, err := pool.New(context.Background(), []pool.ServerConfig{behaviourInMemory("b")}, pool.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer m.Close()
-	<-m.Ready()
+	m := benchManager(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = m.Snapshot()
 	}
+}
+
+// benchManager is a Manager with one in-memory behaviour server, connected.
+func benchManager(b *testing.B) *pool.Manager {
+	m, err := pool.New(context.Background(), []pool.ServerConfig{behaviourInMemory("b")}, pool.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = m.Close() })
+	<-m.Ready()
+	return m
 }

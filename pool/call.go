@@ -19,6 +19,9 @@ import (
 // tool that does not exist; the server's connection is looked up after it,
 // since approval may take a while.
 func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (Result, error) {
+	if ctx.Err() != nil {
+		return Result{}, callError(ctx, name, "", nil, ctx.Err())
+	}
 	tool, ok := m.Snapshot().Lookup(name)
 	if !ok {
 		return Result{}, m.unavailable(name)
@@ -32,6 +35,9 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	}
 	live := m.servers[tool.Server].live.Load()
 	if live == nil {
+		if ctx.Err() != nil { // the wait at the gate outlasted the caller
+			return Result{}, callError(ctx, name, tool.Server, nil, ctx.Err())
+		}
 		return Result{}, &CallError{Tool: name, Kind: KindServerDown, msg: textServerDown(name, tool.Server)}
 	}
 	params := &mcp.CallToolParams{Name: tool.Leaf}

@@ -141,9 +141,17 @@ func New(ctx context.Context, servers []ServerConfig, opts Options) (*Manager, e
 
 // Close stops every server and returns once every goroutine the Manager
 // started has returned and every server process is reaped.
+//
+// A closed Manager's pool is empty; subscribers hear of it.
 func (m *Manager) Close() error {
 	m.cancel()
 	m.wg.Wait()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.live) > 0 {
+		clear(m.live)
+		m.rebuildLocked()
+	}
 	return nil
 }
 
