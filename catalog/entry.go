@@ -71,6 +71,16 @@ func (sc *scratch) schemaType(doc []byte) string {
 	return sc.r.render(root)
 }
 
+// CallForm is how a script reaches the tool named name, as the catalog and
+// search write it: tools.name when the name is an identifier, tools["name"]
+// otherwise (CAT-1).
+func CallForm(name string) string { return toolCallee(name) }
+
+// SearchCallForm is how a script reaches search: tools["$codemode"].search,
+// built from SearchNamespace and SearchMethod. Text that points a script to
+// search should use it rather than spell the form out.
+func SearchCallForm() string { return searchCallee() }
+
 // toolCallee is how a script reaches a tool: tools.name when the name is an
 // identifier, tools["name"] otherwise (a '-' or '.' would parse as an
 // operator or a property chain).

@@ -451,3 +451,24 @@ func TestRendererIsSafeForConcurrentUse(t *testing.T) {
 		}
 	}
 }
+
+func TestCAT1_ExportedCallForms(t *testing.T) {
+	cases := map[string]string{
+		"mcp__srv__fetch":         "tools.mcp__srv__fetch",
+		"mcp__ms-365__list-mail":  `tools["mcp__ms-365__list-mail"]`,
+		"mcp__lark__im.v1.chat":   `tools["mcp__lark__im.v1.chat"]`,
+		"mcp__x__get$value":       "tools.mcp__x__get$value",
+		"mcp__x__9lives":          "tools.mcp__x__9lives",
+		"9mcp":                    `tools["9mcp"]`,
+		`mcp__q__say "hi"`:        `tools["mcp__q__say \"hi\""]`,
+		"mcp__unicode__caf\u00e9": `tools["mcp__unicode__café"]`,
+	}
+	for name, want := range cases {
+		if got := CallForm(name); got != want {
+			t.Errorf("CallForm(%q) = %s, want %s", name, got, want)
+		}
+	}
+	if got := SearchCallForm(); got != `tools["$codemode"].search` {
+		t.Errorf("SearchCallForm() = %s", got)
+	}
+}
