@@ -49,15 +49,15 @@ func DecideInstructions(history []Message, available []ServerInstructions) []Mes
 				}
 			}
 		}
-		text := instructionsText(s.Server, s.Instructions)
-		k := key{s.Server, hashText(text)}
+		header := instructionsHeader(s.Server)
+		k := key{s.Server, hashParts(header, s.Instructions)}
 		if seen[k] {
 			continue
 		}
 		seen[k] = true // the same server listed twice is sent once
 		out = append(out, Message{
 			Meta:         true,
-			Text:         text,
+			Text:         header + s.Instructions,
 			Instructions: &InstructionsMarker{Server: k.server, Hash: k.hash},
 		})
 	}

@@ -58,6 +58,21 @@ func hashText(text string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// hashParts is hashText of the concatenated parts, without building the
+// text or copying a long part whole (the hash takes bytes, not strings).
+func hashParts(parts ...string) string {
+	h := sha256.New()
+	var buf [4096]byte
+	for _, p := range parts {
+		for len(p) > 0 {
+			n := copy(buf[:], p)
+			h.Write(buf[:n])
+			p = p[n:]
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // clone returns a deep copy, so a marker handed to the daemon never shares
 // a map with the snapshot or the history.
 func (m *CatalogMarker) clone() *CatalogMarker {

@@ -1,9 +1,6 @@
 package broadcast
 
-import (
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // Model-visible text of both channels. Everything the model reads from this
 // package is built here, from pool facts only (namespaces, tool counts,
@@ -57,13 +54,8 @@ const emptyNotice = "No MCP tools are available now; later updates may add or re
 // (the tools may be declared directly instead).
 const withdrawnNotice = "The MCP tool catalog given earlier no longer applies: do not use the entries it listed."
 
-// instructionsText frames one server's initialize instructions, verbatim
-// and untrimmed.
-func instructionsText(server, instructions string) string {
-	var b strings.Builder
-	b.WriteString("Usage instructions from the MCP server \"")
-	b.WriteString(server)
-	b.WriteString("\" (they replace any earlier instructions from it):\n\n")
-	b.WriteString(instructions)
-	return b.String()
+// instructionsHeader opens the message carrying one server's initialize
+// instructions, which follow it verbatim and untrimmed.
+func instructionsHeader(server string) string {
+	return "Usage instructions from the MCP server \"" + server + "\" (they replace any earlier instructions from it):\n\n"
 }
