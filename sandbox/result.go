@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -117,6 +118,23 @@ func (x *execution) result(ok bool, reason string) Result {
 		Images: append([]Image(nil), x.images...),
 		Calls:  append([]string(nil), x.calls...),
 	}
+}
+
+// CrashResult is the failure Result of a run whose sandbox failed before it
+// could report, with the nested calls known to have been made.
+func CrashResult(calls []string) Result {
+	res := failure(msgCrashed + ". Tool calls that had already completed stay in effect.")
+	res.Calls = calls
+	return res
+}
+
+// UnavailableResult is the failure Result of a run that found no worker:
+// aborted if ctx ended, otherwise the sandbox could not be started.
+func UnavailableResult(ctx context.Context) Result {
+	if ctx.Err() != nil {
+		return failure(msgAborted)
+	}
+	return failure(msgWorkerUnavailable)
 }
 
 // failure is a Result for a run that never started.

@@ -120,11 +120,8 @@ func (p *Workers) Run(ctx context.Context, req Request) Result {
 	}
 	w, err := p.Acquire(ctx)
 	if err != nil {
-		if ctx.Err() != nil {
-			return failure(msgAborted)
-		}
 		p.opts.Logger.Error().Err(err).Msg("sandbox: no worker")
-		return failure(msgWorkerUnavailable)
+		return UnavailableResult(ctx)
 	}
 	defer p.Release(w)
 	return w.Run(ctx, req)
