@@ -93,7 +93,7 @@ func TestBUDGET9_EveryEndOfAnExecIsAResult(t *testing.T) {
 	}}
 	cases := []struct {
 		name, code, want string
-		ok             bool
+		ok               bool
 	}{
 		{"success", `return await tools.mcp__s__t({})`, "ok", true},
 		{"throw", `throw new Error("boom")`, "Error: boom", false},
