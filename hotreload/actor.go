@@ -1,0 +1,157 @@
+package hotreload
+
+import (
+	"slices"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/rs/zerolog"
+
+	"github.com/mcpexec/mcpexec/messages"
+)
+
+// configActor owns the configuration sources and publishes every change.
+type configActor struct {
+	settings *layer
+	managed  *layer // nil when no managed-settings file is configured
+	remote   *layer
+
+	seq         uint64
+	last        *messages.ConfigChanged
+	subscribers []*actor.PID
+	// published receives every event, for the handle's synchronous reads.
+	published func(*messages.ConfigChanged)
+	logger    zerolog.Logger
+}
+
+// filesChanged is the watcher's report: these file layers (by source) may
+// have new content.
+type filesChanged struct {
+	sources []messages.ConfigSource
+}
+
+// remotePolled is one poll of the remote endpoint (reply: *remoteApplied).
+type remotePolled struct {
+	fetched fetched
+	err     error
+}
+
+// remoteApplied answers remotePolled; err is set when the document was
+// rejected, so its ETag must not be kept.
+type remoteApplied struct {
+	err error
+}
+
+func (a *configActor) Receive(c actor.Context) {
+	switch msg := c.Message().(type) {
+	case *filesChanged:
+		for _, source := range msg.sources {
+			if l := a.fileLayer(source); l != nil {
+				a.reloadFile(c, l, source)
+			}
+		}
+	case *remotePolled:
+		err := a.applyRemote(c, msg)
+		respond(c, &remoteApplied{err: err})
+	case *messages.SaveAllowRule:
+		err := AddAllowRule(a.settings.path, msg.Rule)
+		if err == nil {
+			a.reloadFile(c, a.settings, messages.SourceAllowRule)
+		} else {
+			a.logger.Warn().Err(err).Str("rule", msg.Rule).Msg("allow rule not saved")
+		}
+		respond(c, &messages.AllowRuleSaved{Rule: msg.Rule, Err: err})
+	case *messages.GetConfig:
+		respond(c, a.last)
+	case *messages.SubscribeConfig:
+		if !slices.Contains(a.subscribers, msg.Subscriber) {
+			a.subscribers = append(a.subscribers, msg.Subscriber)
+		}
+		c.Send(msg.Subscriber, a.last)
+	case *messages.UnsubscribeConfig:
+		a.subscribers = slices.DeleteFunc(a.subscribers, func(p *actor.PID) bool { return p.Equal(msg.Subscriber) })
+	}
+}
+
+func respond(c actor.Context, msg any) {
+	if c.Sender() != nil {
+		c.Respond(msg)
+	}
+}
+
+func (a *configActor) fileLayer(source messages.ConfigSource) *layer {
+	switch source {
+	case messages.SourceSettingsFile:
+		return a.settings
+	case messages.SourceManagedFile:
+		return a.managed
+	}
+	return nil
+}
+
+// reloadFile re-reads a file layer and publishes what changed.
+func (a *configActor) reloadFile(c actor.Context, l *layer, source messages.ConfigSource) {
+	changed, err := l.readFile()
+	if !changed {
+		return
+	}
+	if err != nil {
+		a.logger.Warn().Err(err).Msg("settings not reloaded; keeping the last good configuration")
+	}
+	a.publish(c, source, err)
+}
+
+func (a *configActor) applyRemote(c actor.Context, msg *remotePolled) error {
+	l := a.remote
+	if msg.err != nil {
+		if l.failed(msg.err) {
+			a.logger.Warn().Err(msg.err).Msg("remote settings unreachable; keeping the last value it delivered")
+			a.publish(c, messages.SourceRemote, msg.err)
+		} else {
+			a.logger.Debug().Err(msg.err).Msg("remote settings still unreachable")
+		}
+		return msg.err
+	}
+	if msg.fetched.notModified {
+		if l.err != nil {
+			a.logger.Info().Msg("remote settings reachable again")
+			l.err, l.seen = nil, true
+		}
+		return nil
+	}
+	changed, err := l.update(true, msg.fetched.body)
+	if changed {
+		if err != nil {
+			a.logger.Warn().Err(err).Msg("remote settings rejected; keeping the last value it delivered")
+		}
+		a.publish(c, messages.SourceRemote, err)
+	}
+	return err
+}
+
+// publish announces the state after a change of source; err means the
+// source failed and the configuration is unchanged.
+func (a *configActor) publish(c actor.Context, source messages.ConfigSource, err error) {
+	a.seq++
+	ev := &messages.ConfigChanged{Seq: a.seq, Source: source, Err: err, Config: a.last.Config}
+	if err == nil {
+		ev.Config = a.merged()
+		a.logger.Info().Str("source", string(source)).Bool("enableExec", ev.Config.EnableExec).
+			Msg("configuration reloaded")
+	}
+	a.last = ev
+	a.published(ev)
+	for _, s := range a.subscribers {
+		c.Send(s, ev)
+	}
+}
+
+// merged is the effective configuration of the present layers.
+func (a *configActor) merged() Config {
+	var layers []Settings
+	for _, l := range []*layer{a.settings, a.managed, a.remote} {
+		if l != nil && l.settings != nil {
+			layers = append(layers, *l.settings)
+		}
+	}
+	return Merge(layers...)
+}

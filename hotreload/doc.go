@@ -1,0 +1,23 @@
+// Package hotreload owns the configuration: the settings file a person edits,
+// an optional managed-settings file and an optional remote endpoint, merged
+// into one effective Config that changes while the process runs.
+//
+// Precedence for enableExec is remote endpoint, then managed-settings file,
+// then settings file, then the default (true). Permission rules and
+// disallowedTools are the union of every source, so a managed or remote deny
+// cannot be lifted locally.
+//
+// The config actor owns the sources and publishes a ConfigChanged for every
+// change. The settings file is watched the robust way: the watch is on the
+// directory (editors replace files by rename), events are matched by name and
+// a burst of them is coalesced into one reload; content that did not change
+// reloads nothing. A file that does not parse keeps the last good
+// configuration and the event carries the error. An endpoint that cannot be
+// reached keeps the last value it delivered.
+//
+// "Allow always" answers are written with AddAllowRule: under a process lock
+// and an flock on a sibling lock file, the file is re-read, the rule merged in
+// with every other key kept, and the result written to a temporary file,
+// synced and renamed over the original, so a crash leaves the old or the new
+// file, never a torn one.
+package hotreload
