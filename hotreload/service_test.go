@@ -366,3 +366,25 @@ func TestSubscribeByActor(t *testing.T) {
 		t.Errorf("GetConfig = %+v, %v", res, err)
 	}
 }
+
+func TestSWITCH4_SymlinkedSettingsReloadWhenTheTargetChanges(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "dotfiles", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, target, `{"enableExec": true}`)
+	link := filepath.Join(dir, "config", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	svc := start(t, hotreload.Options{SettingsPath: link})
+	events, _ := subscribe(t, svc)
+	atomicSave(t, target, `{"enableExec": false}`)
+	if ev := next(t, events); ev.Config.EnableExec || ev.Err != nil {
+		t.Errorf("after editing the link's target: %+v", ev)
+	}
+}
