@@ -31,35 +31,62 @@ func (d Decision) String() string {
 // is the text the model is shown.
 func Decide(cfg messages.Config, fullName string) (Decision, string) {
 	v := decide(cfg, fullName)
-	return v.decision, v.reason
+	return v.decision, v.reason(fullName)
 }
 
-// verdict is a decision with the rule that made it.
+// verdict is a decision with the rule, and the list, that made it.
 type verdict struct {
 	decision Decision
+	list     ruleList
 	rule     string
-	reason   string
 }
+
+// ruleList names the list a deciding rule came from.
+type ruleList int
+
+const (
+	noList ruleList = iota
+	disallowedList
+	denyList
+	askList
+	allowList
+)
 
 func decide(cfg messages.Config, fullName string) verdict {
 	if rule, ok := firstMatch(cfg.DisallowedTools, fullName); ok {
-		return verdict{Deny, rule, disallowedReason(fullName, rule)}
+		return verdict{Deny, disallowedList, rule}
 	}
 	if rule, ok := firstMatch(cfg.Deny, fullName); ok {
-		return verdict{Deny, rule, deniedByRuleReason(fullName, rule)}
+		return verdict{Deny, denyList, rule}
 	}
 	if rule, ok := firstMatch(cfg.Ask, fullName); ok {
-		return verdict{Ask, rule, askRuleReason(fullName, rule)}
+		return verdict{Ask, askList, rule}
 	}
 	if rule, ok := firstMatch(cfg.Allow, fullName); ok {
-		return verdict{Allow, rule, allowRuleReason(fullName, rule)}
+		return verdict{Allow, allowList, rule}
 	}
-	return verdict{Ask, "", noRuleReason(fullName)}
+	return verdict{Ask, noList, ""}
+}
+
+// reason explains the verdict; it is formatted only when someone reads it.
+func (v verdict) reason(fullName string) string {
+	switch v.list {
+	case disallowedList:
+		return disallowedReason(fullName, v.rule)
+	case denyList:
+		return deniedByRuleReason(fullName, v.rule)
+	case askList:
+		return askRuleReason(fullName, v.rule)
+	case allowList:
+		return allowRuleReason(fullName, v.rule)
+	default:
+		return noRuleReason(fullName)
+	}
 }
 
 // denial is the error for a Deny verdict.
 func (v verdict) denial(fullName string) *DeniedError {
-	return &DeniedError{Tool: fullName, Rule: v.rule, Reason: v.reason}
+	return &DeniedError{Tool: fullName, Rule: v.rule, Reason: v.reason(fullName)}
 }
 
 // Excludes reports whether cfg removes fullName from the tool pool: a deny

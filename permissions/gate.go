@@ -73,6 +73,18 @@ func (g *Gate) Decide(fullName string) (Decision, string) {
 	return Decide(g.store.Current(), fullName)
 }
 
+// Forbidden returns the *DeniedError when a deny rule or a disallowedTools
+// entry matches name, and nil otherwise; it never asks. It serves tools that
+// are refused only by rules, such as Exec itself: every call inside a script
+// passes Admit on its own, so asking about the script as well would ask
+// twice.
+func (g *Gate) Forbidden(name string) error {
+	if v := decide(g.store.Current(), name); v.decision == Deny {
+		return v.denial(name)
+	}
+	return nil
+}
+
 // Admit lets a call to name (a leaf tool's full name, or Exec) proceed or
 // refuses it. It returns nil when the call may run, a *DeniedError when a rule
 // or the person denied it, ctx's error when ctx ended first (a pending prompt

@@ -147,6 +147,20 @@ func TestPERM5_DeniedExecIsRefusedWithoutAsking(t *testing.T) {
 	if d, _ := g.Decide(permissions.ExecTool); d != permissions.Deny {
 		t.Errorf("Decide(Exec) = %v, want deny", d)
 	}
+	if err := g.Forbidden(permissions.ExecTool); !errors.As(err, &denied) {
+		t.Errorf("Forbidden(Exec) = %v, want a denial", err)
+	}
+}
+
+func TestPERM5_ForbiddenNeverAsks(t *testing.T) {
+	g := startGate(t, &memoryStore{cfg: messages.Config{Deny: []string{"mcp__x"}}}, noPrompter(t))
+	if err := g.Forbidden(permissions.ExecTool); err != nil {
+		t.Errorf("Forbidden(Exec) with no rule = %v, want nil", err)
+	}
+	var denied *permissions.DeniedError
+	if err := g.Forbidden("mcp__x__y"); !errors.As(err, &denied) || denied.Rule != "mcp__x" {
+		t.Errorf("Forbidden(mcp__x__y) = %v, want the denial by mcp__x", err)
+	}
 }
 
 func TestPERM1_PromptsAreSerialised(t *testing.T) {

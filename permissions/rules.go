@@ -48,32 +48,17 @@ func ruleMatches(rule, fullName string) bool {
 	if rule == fullName {
 		return rule != ""
 	}
-	server, ok := serverRule(rule)
-	if !ok {
+	if server, ok := strings.CutSuffix(rule, nameSeparator+serverWildcard); ok {
+		rule = server
+	}
+	// rule is now a server rule or names another tool; most rules are
+	// rejected by this prefix test alone.
+	rest, ok := strings.CutPrefix(fullName, rule)
+	if !ok || len(rest) <= len(nameSeparator) || !strings.HasPrefix(rest, nameSeparator) {
 		return false
 	}
-	return strings.HasPrefix(fullName, server) &&
-		strings.HasPrefix(fullName[len(server):], nameSeparator) &&
-		len(fullName) > len(server)+len(nameSeparator)
-}
-
-// serverRule returns the mcp__server prefix a whole-server rule stands for.
-func serverRule(rule string) (string, bool) {
-	if !strings.HasPrefix(rule, mcpPrefix) {
-		return "", false
-	}
-	rest := rule[len(mcpPrefix):]
-	server, tool, hasTool := strings.Cut(rest, nameSeparator)
-	switch {
-	case server == "":
-		return "", false
-	case !hasTool:
-		return rule, true
-	case tool == serverWildcard:
-		return mcpPrefix + server, true
-	default:
-		return "", false
-	}
+	server, ok := strings.CutPrefix(rule, mcpPrefix)
+	return ok && server != "" && !strings.Contains(server, nameSeparator)
 }
 
 // firstMatch returns the first rule in rules that names fullName.
