@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -25,47 +26,59 @@ type entry struct {
 // renderEntry renders one tool. It is pure: the same tool always gives the
 // same bytes.
 func renderEntry(t Tool, sc *scratch) *entry {
-	sig := sc.signature(toolCallee(t.Name), t.InputSchema, t.OutputSchema)
-	var b strings.Builder
-	b.Grow(len(sig) + summaryWidth + 16)
+	b := sc.block[:0]
 	if line := summaryLine(t.Description); line != "" {
-		b.WriteString("/** ")
-		b.WriteString(line)
-		b.WriteString(" */\n")
+		b = append(b, "/** "...)
+		b = append(b, line...)
+		b = append(b, " */\n"...)
 	}
-	b.WriteString(sig)
-	b.WriteByte('\n')
-	block := b.String()
-	return &entry{tool: t, signature: sig, block: block, cost: estimateTokens(block)}
+	sigStart := len(b)
+	b = sc.appendSignature(b, toolCallee(t.Name), t.InputSchema, t.OutputSchema)
+	sigEnd := len(b)
+	b = append(b, '\n')
+	sc.block = b
+	block := string(b)
+	return &entry{tool: t, signature: block[sigStart:sigEnd], block: block, cost: estimateTokensBytes(b)}
 }
 
 // signature renders callee(args: In): Promise<Out> with both types from the
 // same renderer (CAT-1, D8). A tool without an input schema takes {}; one
 // without an output schema returns Promise<unknown>.
 func (sc *scratch) signature(callee string, input, output []byte) string {
-	in := "{}"
+	return string(sc.appendSignature(nil, callee, input, output))
+}
+
+func (sc *scratch) appendSignature(b []byte, callee string, input, output []byte) []byte {
+	b = append(b, callee...)
+	b = append(b, "(args: "...)
 	if len(input) > 0 {
-		in = sc.schemaType(input)
+		b = append(b, sc.schemaType(input)...)
+	} else {
+		b = append(b, "{}"...)
 	}
-	out := unknownType
+	b = append(b, "): Promise<"...)
 	if len(output) > 0 {
-		out = sc.schemaType(output)
+		b = append(b, sc.schemaType(output)...)
+	} else {
+		b = append(b, unknownType...)
 	}
-	return callee + "(args: " + in + "): Promise<" + out + ">"
+	return append(b, '>')
 }
 
 // scratch is the reusable working memory of one rendering goroutine.
 type scratch struct {
-	p parser
-	r tsRenderer
+	p     parser
+	r     tsRenderer
+	block []byte
 }
 
 // schemaType renders a whole schema document at the top level. A document
-// that is not JSON renders as unknown: the tool still appears.
-func (sc *scratch) schemaType(doc []byte) string {
+// that is not JSON renders as unknown: the tool still appears. The result is
+// valid until the next call.
+func (sc *scratch) schemaType(doc []byte) []byte {
 	root, err := sc.p.parse(doc)
 	if err != nil {
-		return unknownType
+		return []byte(unknownType)
 	}
 	sc.r.reset(root)
 	return sc.r.render(root)
@@ -106,11 +119,14 @@ func searchCallee() string {
 // characters with an ellipsis (CAT-1).
 func summaryLine(desc string) string {
 	desc = strings.TrimLeft(desc, " \t\r\n")
-	if i := strings.IndexAny(desc, "\r\n"); i >= 0 {
+	if i := strings.IndexByte(desc, '\n'); i >= 0 {
+		desc = desc[:i]
+	}
+	if i := strings.IndexByte(desc, '\r'); i >= 0 {
 		desc = desc[:i]
 	}
 	desc = strings.TrimRight(desc, " \t")
-	if utf8.RuneCountInString(desc) > summaryWidth {
+	if len(desc) > summaryWidth && utf8.RuneCountInString(desc) > summaryWidth {
 		n := 0
 		for i := range desc {
 			if n == summaryWidth {
@@ -131,15 +147,12 @@ func estimateTokens(s string) int {
 	return (utf16Len(s) + 3) / 4
 }
 
+func estimateTokensBytes(b []byte) int {
+	return (utf16LenBytes(b) + 3) / 4
+}
+
 func utf16Len(s string) int {
 	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			goto slow
-		}
-	}
-	return len(s)
-slow:
 	for _, r := range s {
 		n++
 		if r >= 0x10000 {
@@ -147,4 +160,19 @@ slow:
 		}
 	}
 	return n
+}
+
+// utf16LenBytes is utf16Len over bytes, skipping ASCII eight bytes at a
+// time: blocks are mostly ASCII.
+func utf16LenBytes(b []byte) int {
+	i := 0
+	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
+		i += 8
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= utf8.RuneSelf {
+			return i + utf16Len(string(b[i:]))
+		}
+	}
+	return len(b)
 }

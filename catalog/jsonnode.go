@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/binary"
 	"errors"
 	"strings"
 	"unicode/utf16"
@@ -57,6 +58,7 @@ func parseJSON(data []byte) (*node, error) {
 // parser reuses for its next document, once the previous tree is dropped.
 type parser struct {
 	data string
+	src  []byte // the same bytes as data, for word-at-a-time scanning
 	pos  int
 
 	nodes arena[node]
@@ -72,7 +74,7 @@ type parser struct {
 // parse decodes data, reusing the parser's memory: trees from earlier calls
 // must no longer be in use.
 func (p *parser) parse(data []byte) (*node, error) {
-	p.data, p.pos = string(data), 0
+	p.data, p.src, p.pos = string(data), data, 0
 	p.keyStack, p.valStack, p.itemStack = p.keyStack[:0], p.valStack[:0], p.itemStack[:0]
 	p.nodes.reset()
 	p.keys.reset()
@@ -132,10 +134,19 @@ func (p *parser) newNode(kind nodeKind, text string) *node {
 	return n
 }
 
+const eightSpaces = 0x2020202020202020
+
 func (p *parser) skipSpace() {
 	for p.pos < len(p.data) {
 		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
+		case ' ':
+			// Pretty-printed schemas indent deeply: skip runs of spaces
+			// eight at a time.
+			p.pos++
+			for p.pos+8 <= len(p.src) && binary.LittleEndian.Uint64(p.src[p.pos:]) == eightSpaces {
+				p.pos += 8
+			}
+		case '\t', '\n', '\r':
 			p.pos++
 		default:
 			return
@@ -225,31 +236,32 @@ func (p *parser) number() (*node, error) {
 }
 
 // str decodes a string starting at its opening quote. Strings without
-// escapes (nearly all of them) are copied directly. Invalid UTF-8 becomes
-// U+FFFD, as encoding/json does.
+// escapes (nearly all of them) are found with a fast scan for the closing
+// quote and shared with the document. Invalid UTF-8 becomes U+FFFD, as
+// encoding/json does. Unlike encoding/json, raw control characters inside
+// strings are tolerated: schemas come from servers' tools/list replies that
+// a JSON decoder has already accepted, and leniency loses nothing.
 func (p *parser) str() (string, error) {
 	start := p.pos + 1
-	escaped, nonASCII := false, false
-	for i := start; i < len(p.data); i++ {
-		c := p.data[i]
-		switch {
-		case c == '"':
-			p.pos = i + 1
-			raw := p.data[start:i]
-			if escaped {
-				return unescape(raw)
-			}
-			if nonASCII && !utf8.ValidString(raw) {
-				return strings.ToValidUTF8(raw, "\uFFFD"), nil
-			}
-			return raw, nil
-		case c == '\\':
-			escaped = true
+	rest := p.data[start:]
+	end := strings.IndexByte(rest, '"')
+	if end < 0 {
+		return "", errBadJSON
+	}
+	if raw := rest[:end]; strings.IndexByte(raw, '\\') < 0 {
+		p.pos = start + end + 1
+		if !utf8.ValidString(raw) {
+			raw = validUTF8(raw)
+		}
+		return raw, nil
+	}
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case '\\':
 			i++
-		case c < 0x20:
-			return "", errBadJSON
-		case c >= utf8.RuneSelf:
-			nonASCII = true
+		case '"':
+			p.pos = start + i + 1
+			return unescape(rest[:i])
 		}
 	}
 	return "", errBadJSON
@@ -307,9 +319,20 @@ func unescape(raw string) (string, error) {
 	}
 	s := b.String()
 	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
+		s = validUTF8(s)
 	}
 	return s, nil
+}
+
+// validUTF8 replaces every byte of s that is not part of valid UTF-8 with
+// U+FFFD, one per byte as encoding/json does.
+func validUTF8(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		b.WriteRune(r) // an invalid byte decodes as utf8.RuneError
+	}
+	return b.String()
 }
 
 func hex4(raw string, at int) (rune, bool) {
@@ -470,11 +493,6 @@ func (n *node) getString(key string) (string, bool) {
 		return "", false
 	}
 	return v.text, true
-}
-
-func (n *node) isTrue(key string) bool {
-	v := n.get(key)
-	return v != nil && v.kind == kindBool && v.text == "true"
 }
 
 // appendJSON appends n as compact JSON. Strings are quoted as JavaScript

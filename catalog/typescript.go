@@ -43,11 +43,12 @@ func (r *tsRenderer) reset(root *node) {
 	r.root, r.active, r.visits, r.buf = root, r.active[:0], 0, r.buf[:0]
 }
 
-// render returns the type of s at the top level.
-func (r *tsRenderer) render(s *node) string {
+// render returns the type of s at the top level, in the renderer's buffer:
+// valid until its next use.
+func (r *tsRenderer) render(s *node) []byte {
 	r.buf = r.buf[:0]
 	r.typ(s, 0, 0)
-	return string(r.buf)
+	return r.buf
 }
 
 const unknownType = "unknown"
@@ -103,7 +104,8 @@ func (r *tsRenderer) typ(s *node, level, depth int) bool {
 		return false
 	}
 
-	if ref, ok := s.getString("$ref"); ok {
+	k := s.schemaKeywords()
+	if ref, ok := str(k.ref); ok {
 		target := r.resolve(ref)
 		if target == nil || r.isActive(target) {
 			r.buf = append(r.buf, unknownType...)
@@ -115,11 +117,11 @@ func (r *tsRenderer) typ(s *node, level, depth int) bool {
 		return u
 	}
 
-	if c := s.get("const"); c != nil {
+	if c := k.constant; c != nil {
 		r.buf = c.appendJSON(r.buf)
 		return false
 	}
-	if e := s.get("enum"); e != nil && e.kind == kindArray {
+	if e := k.enum; e != nil && e.kind == kindArray {
 		if len(e.items) == 0 {
 			r.buf = append(r.buf, "never"...)
 			return false
@@ -135,14 +137,13 @@ func (r *tsRenderer) typ(s *node, level, depth int) bool {
 	start := len(r.buf)
 	var parts []span
 	hasBase := false
-	if from := len(r.buf); r.base(s, level, depth) {
+	if from := len(r.buf); r.base(&k, level, depth) {
 		hasBase = len(r.buf) > from
 		if hasBase {
 			parts = append(parts, span{from, len(r.buf), r.lastUnion})
 		}
 	}
-	for _, key := range [...]string{"anyOf", "oneOf"} {
-		list := s.get(key)
+	for _, list := range [...]*node{k.anyOf, k.oneOf} {
 		if list == nil || list.kind != kindArray || len(list.items) == 0 {
 			continue
 		}
@@ -164,7 +165,7 @@ func (r *tsRenderer) typ(s *node, level, depth int) bool {
 			parts = append(parts, span{from, len(r.buf), n > 1})
 		}
 	}
-	if all := s.get("allOf"); all != nil && all.kind == kindArray {
+	if all := k.allOf; all != nil && all.kind == kindArray {
 		for _, v := range all.items {
 			from := len(r.buf)
 			u := r.typ(v, level, depth)
@@ -248,17 +249,16 @@ func (r *tsRenderer) alternatives(n int, sep string, dropUnknown bool, write fun
 // base writes the type keywords of s: type (a name or a list of names), or
 // the shape keywords that imply one, plus OpenAPI's nullable. It reports
 // whether s has any; r.lastUnion tells whether what it wrote is a union.
-func (r *tsRenderer) base(s *node, level, depth int) bool {
+func (r *tsRenderer) base(k *keywords, level, depth int) bool {
 	var one [1]string
 	var types []string
-	switch t := s.get("type"); {
+	switch t := k.typ; {
 	case t == nil:
 		switch {
-		case s.get("properties") != nil || s.get("additionalProperties") != nil ||
-			s.get("patternProperties") != nil:
+		case k.properties != nil || k.additionalProperties != nil || k.patternProperties != nil:
 			one[0] = "object"
 			types = one[:]
-		case s.get("items") != nil || s.get("prefixItems") != nil:
+		case k.items != nil || k.prefixItems != nil:
 			one[0] = "array"
 			types = one[:]
 		}
@@ -275,7 +275,7 @@ func (r *tsRenderer) base(s *node, level, depth int) bool {
 	if len(types) == 0 {
 		return false
 	}
-	nullable := s.isTrue("nullable")
+	nullable := k.nullable != nil && k.nullable.kind == kindBool && k.nullable.text == "true"
 	count := len(types)
 	if nullable {
 		count++
@@ -285,34 +285,34 @@ func (r *tsRenderer) base(s *node, level, depth int) bool {
 			r.buf = append(r.buf, "null"...)
 			return
 		}
-		r.named(types[i], s, level, depth)
+		r.named(types[i], k, level, depth)
 	})
 	r.lastUnion = n > 1
 	return true
 }
 
-func (r *tsRenderer) named(name string, s *node, level, depth int) {
+func (r *tsRenderer) named(name string, k *keywords, level, depth int) {
 	switch name {
 	case "string", "number", "boolean", "null":
 		r.buf = append(r.buf, name...)
 	case "integer":
 		r.buf = append(r.buf, "number"...)
 	case "object":
-		r.object(s, level, depth)
+		r.object(k, level, depth)
 	case "array":
-		r.array(s, level, depth)
+		r.array(k, level, depth)
 	default:
 		r.buf = append(r.buf, unknownType...)
 	}
 }
 
-func (r *tsRenderer) array(s *node, level, depth int) {
+func (r *tsRenderer) array(k *keywords, level, depth int) {
 	if depth >= maxDepth {
 		r.buf = append(r.buf, unknownType...)
 		return
 	}
-	tuple := s.get("prefixItems")
-	if items := s.get("items"); items != nil && items.kind == kindArray {
+	tuple := k.prefixItems
+	if items := k.items; items != nil && items.kind == kindArray {
 		tuple = items
 	}
 	if tuple != nil && tuple.kind == kindArray {
@@ -327,26 +327,26 @@ func (r *tsRenderer) array(s *node, level, depth int) {
 		return
 	}
 	r.buf = append(r.buf, "Array<"...)
-	r.typ(s.get("items"), level, depth+1)
+	r.typ(k.items, level, depth+1)
 	r.buf = append(r.buf, '>')
 }
 
-func (r *tsRenderer) object(s *node, level, depth int) {
+func (r *tsRenderer) object(k *keywords, level, depth int) {
 	if depth >= maxDepth {
 		r.buf = append(r.buf, unknownType...)
 		return
 	}
-	props := s.get("properties")
+	props := k.properties
 	if props != nil && (props.kind != kindObject || len(props.keys) == 0) {
 		props = nil
 	}
-	indexSchemas := indexSchemas(s)
+	indexSchemas := indexSchemas(k)
 	if props == nil && len(indexSchemas) == 0 {
 		r.buf = append(r.buf, "{}"...)
 		return
 	}
 	var required []string
-	if req := s.get("required"); req != nil && req.kind == kindArray {
+	if req := k.required; req != nil && req.kind == kindArray {
 		for _, it := range req.items {
 			if it.kind == kindString {
 				required = append(required, it.text)
@@ -392,16 +392,16 @@ func (r *tsRenderer) object(s *node, level, depth int) {
 
 // indexSchemas lists the value schemas of a string index signature:
 // patternProperties and additionalProperties given as a schema (or true).
-func indexSchemas(s *node) []*node {
+func indexSchemas(k *keywords) []*node {
 	var out []*node
-	if pp := s.get("patternProperties"); pp != nil && pp.kind == kindObject {
+	if pp := k.patternProperties; pp != nil && pp.kind == kindObject {
 		for i := range pp.keys {
 			if !pp.shadowed(i) {
 				out = append(out, pp.vals[i])
 			}
 		}
 	}
-	if ap := s.get("additionalProperties"); ap != nil {
+	if ap := k.additionalProperties; ap != nil {
 		if ap.kind == kindObject || (ap.kind == kindBool && ap.text == "true") {
 			out = append(out, ap)
 		}
@@ -448,30 +448,30 @@ func (r *tsRenderer) isActive(target *node) bool {
 	return false
 }
 
-// docSources lists the schemas a property's documentation may come from:
-// the property itself, the definitions its $ref chain leads to, and the
-// single non-null variant of a nullable anyOf/oneOf.
-func (r *tsRenderer) docSources(s *node, out []*node) []*node {
+// docSources lists the keywords of the schemas a property's documentation
+// may come from: the property itself, the definitions its $ref chain leads
+// to, and the single non-null variant of a nullable anyOf/oneOf.
+func (r *tsRenderer) docSources(s *node, out []keywords) []keywords {
 	for hops := 0; s != nil && s.kind == kindObject && hops < maxRefHops; hops++ {
-		out = append(out, s)
-		if ref, ok := s.getString("$ref"); ok {
+		k := s.schemaKeywords()
+		out = append(out, k)
+		if ref, ok := str(k.ref); ok {
 			s = r.resolve(ref)
 			continue
 		}
-		s = soleNonNullVariant(s)
+		s = soleNonNullVariant(&k)
 	}
 	return out
 }
 
-func soleNonNullVariant(s *node) *node {
-	for _, key := range [...]string{"anyOf", "oneOf"} {
-		list := s.get(key)
+func soleNonNullVariant(k *keywords) *node {
+	for _, list := range [...]*node{k.anyOf, k.oneOf} {
 		if list == nil || list.kind != kindArray {
 			continue
 		}
 		var found *node
 		for _, v := range list.items {
-			if t, _ := v.getString("type"); t == "null" {
+			if t, _ := str(v.get("type")); t == "null" {
 				continue
 			}
 			if found != nil {
@@ -484,13 +484,6 @@ func soleNonNullVariant(s *node) *node {
 	return nil
 }
 
-// docTags are the keywords shown as JSDoc tags, in output order.
-var docTags = [...]string{
-	"deprecated", "format", "default",
-	"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum",
-	"minLength", "maxLength", "pattern", "minItems", "maxItems",
-}
-
 // inlineDocWidth is the line width up to which a short description and its
 // tags are written as a single /** ... */ line.
 const inlineDocWidth = 120
@@ -498,7 +491,7 @@ const inlineDocWidth = 120
 // writeDoc writes the JSDoc comment of a property: its description (or
 // title) verbatim, line by line, then its constraint tags.
 func (r *tsRenderer) writeDoc(s *node, level int) {
-	var srcBuf [4]*node
+	var srcBuf [4]keywords
 	sources := r.docSources(s, srcBuf[:0])
 	lines := docLines(r.docText(sources))
 	tags := docTagsOf(sources)
@@ -518,15 +511,15 @@ func (r *tsRenderer) writeDoc(s *node, level int) {
 // itemDoc documents the items of an array property whose items carry a
 // description or constraints of their own (an object's fields carry theirs
 // inside its type): "Each item: ..." lines.
-func (r *tsRenderer) itemDoc(sources []*node) []string {
+func (r *tsRenderer) itemDoc(sources []keywords) []string {
 	if len(sources) == 0 {
 		return nil
 	}
-	items := sources[len(sources)-1].get("items")
+	items := sources[len(sources)-1].items
 	if items == nil || items.kind != kindObject {
 		return nil
 	}
-	var buf [4]*node
+	var buf [4]keywords
 	itemSources := r.docSources(items, buf[:0])
 	lines := append(docLines(r.docText(itemSources)), docTagsOf(itemSources)...)
 	if len(lines) == 0 {
@@ -536,27 +529,29 @@ func (r *tsRenderer) itemDoc(sources []*node) []string {
 	return lines
 }
 
-// docTagsOf renders the JSDoc tags of a property from the first source
-// carrying each keyword.
-func docTagsOf(sources []*node) []string {
+// docTagsOf renders the JSDoc tags of a property (deprecated, format,
+// default and the numeric, length, pattern and item-count bounds), each
+// from the first source carrying it.
+func docTagsOf(sources []keywords) []string {
+	if len(sources) == 0 {
+		return nil
+	}
 	var tags []string
-	for _, tag := range docTags {
-		for _, src := range sources {
-			v := src.get(tag)
-			if v == nil {
-				continue
+	for i, tag := range sources[0].tags() {
+		v := tag.value
+		for j := 1; v == nil && j < len(sources); j++ {
+			v = sources[j].tags()[i].value
+		}
+		switch {
+		case v == nil:
+		case tag.name == "deprecated":
+			if v.kind == kindBool && v.text == "true" {
+				tags = append(tags, "@deprecated")
 			}
-			switch {
-			case tag == "deprecated":
-				if v.kind == kindBool && v.text == "true" {
-					tags = append(tags, "@deprecated")
-				}
-			case v.kind == kindString && tag != "default":
-				tags = append(tags, "@"+tag+" "+escapeComment(v.text))
-			default:
-				tags = append(tags, "@"+tag+" "+escapeComment(v.json()))
-			}
-			break
+		case v.kind == kindString && tag.name != "default":
+			tags = append(tags, "@"+tag.name+" "+escapeComment(v.text))
+		default:
+			tags = append(tags, "@"+tag.name+" "+escapeComment(v.json()))
 		}
 	}
 	return tags
@@ -567,36 +562,38 @@ func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
 // docText finds a property's text: the description (or title) of the first
 // source that has one; failing that, the texts of its union's variants, so a
 // description placed one level down still shows.
-func (r *tsRenderer) docText(sources []*node) string {
-	for _, src := range sources {
-		if t := ownText(src); t != "" {
+func (r *tsRenderer) docText(sources []keywords) string {
+	for i := range sources {
+		if t := ownText(&sources[i]); t != "" {
 			return t
 		}
 	}
 	if len(sources) == 0 {
 		return ""
 	}
-	s := sources[len(sources)-1]
+	last := &sources[len(sources)-1]
 	var texts []string
-	for _, key := range [...]string{"anyOf", "oneOf"} {
-		if list := s.get(key); list != nil && list.kind == kindArray {
-			for _, v := range list.items {
-				if ref, ok := v.getString("$ref"); ok {
-					v = r.resolve(ref)
-				}
-				if t := ownText(v); t != "" && !slices.Contains(texts, t) {
-					texts = append(texts, t)
-				}
+	for _, list := range [...]*node{last.anyOf, last.oneOf} {
+		if list == nil || list.kind != kindArray {
+			continue
+		}
+		for _, v := range list.items {
+			if ref, ok := str(v.get("$ref")); ok {
+				v = r.resolve(ref)
+			}
+			k := v.schemaKeywords()
+			if t := ownText(&k); t != "" && !slices.Contains(texts, t) {
+				texts = append(texts, t)
 			}
 		}
 	}
 	return strings.Join(texts, "\n")
 }
 
-func ownText(s *node) string {
-	t, ok := s.getString("description")
+func ownText(k *keywords) string {
+	t, ok := str(k.description)
 	if !ok || isBlank(t) {
-		t, ok = s.getString("title")
+		t, ok = str(k.title)
 	}
 	if ok && !isBlank(t) {
 		return t
@@ -641,7 +638,7 @@ func appendComment(b []byte, lines []string, level int) []byte {
 // its leading spaces; only trailing spaces and the blank lines around the
 // text go. "*/" would end the comment early and is written as "*\/".
 func docLines(text string) []string {
-	if !strings.ContainsAny(text, "\r\n") {
+	if strings.IndexByte(text, '\n') < 0 && strings.IndexByte(text, '\r') < 0 {
 		if t := escapeComment(strings.TrimRight(text, " \t")); t != "" {
 			return []string{t}
 		}

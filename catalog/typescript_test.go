@@ -10,7 +10,7 @@ import (
 func tsOf(t *testing.T, schema string) string {
 	t.Helper()
 	var sc scratch
-	return sc.schemaType([]byte(schema))
+	return string(sc.schemaType([]byte(schema)))
 }
 
 func TestCAT1_TypeScriptShapes(t *testing.T) {
