@@ -1,6 +1,7 @@
 package hotreload
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -42,6 +43,7 @@ type remoteApplied struct {
 }
 
 func (a *configActor) Receive(c actor.Context) {
+	defer a.survive(c)
 	switch msg := c.Message().(type) {
 	case *filesChanged:
 		for _, source := range msg.sources {
@@ -69,6 +71,26 @@ func (a *configActor) Receive(c actor.Context) {
 		c.Send(msg.Subscriber, a.last)
 	case *messages.UnsubscribeConfig:
 		a.subscribers = slices.DeleteFunc(a.subscribers, func(p *actor.PID) bool { return p.Equal(msg.Subscriber) })
+	}
+}
+
+// survive keeps the actor and its callers going if handling a message
+// panics: the actor library would restart the actor and drop the message,
+// leaving a caller waiting for a reply that never comes.
+func (a *configActor) survive(c actor.Context) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	err := fmt.Errorf("hotreload: config actor failed on %T: %v", c.Message(), r)
+	a.logger.Error().Err(err).Msg("configuration message not handled")
+	switch msg := c.Message().(type) {
+	case *messages.SaveAllowRule:
+		respond(c, &messages.AllowRuleSaved{Rule: msg.Rule, Err: err})
+	case *remotePolled:
+		respond(c, &remoteApplied{err: err})
+	case *messages.GetConfig:
+		respond(c, a.last)
 	}
 }
 

@@ -21,12 +21,15 @@ import (
 // path. Tests wait on events, not on time.
 const guard = 10 * time.Second
 
-func newSystem(t *testing.T) *actor.ActorSystem {
-	t.Helper()
+func newSystem(t *testing.T) *actor.ActorSystem { return newBenchSystem(t) }
+
+// newBenchSystem is an actor system whose own logger is silent.
+func newBenchSystem(tb testing.TB) *actor.ActorSystem {
+	tb.Helper()
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}))
-	t.Cleanup(system.Shutdown)
+	tb.Cleanup(system.Shutdown)
 	return system
 }
 
