@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"encoding/binary"
 	"strings"
 	"unicode/utf8"
@@ -38,6 +39,9 @@ func renderEntry(t Tool, sc *scratch) *entry {
 	b = append(b, '\n')
 	sc.block = b
 	block := string(b)
+	// The entry keeps its own copy of the schemas: the cache compares them
+	// with later pools, and the caller's slices may be reused.
+	t.InputSchema, t.OutputSchema = bytes.Clone(t.InputSchema), bytes.Clone(t.OutputSchema)
 	return &entry{tool: t, signature: block[sigStart:sigEnd], block: block, cost: estimateTokensBytes(b)}
 }
 

@@ -100,8 +100,8 @@ func (k *keywords) tags() [12]docTag {
 	}
 }
 
-// str returns v's text when v is a string.
-func str(v *node) (string, bool) {
+// stringValue returns v's text when v is a string.
+func stringValue(v *node) (string, bool) {
 	if v == nil || v.kind != kindString {
 		return "", false
 	}

@@ -472,3 +472,15 @@ func TestCAT1_ExportedCallForms(t *testing.T) {
 		t.Errorf("SearchCallForm() = %s", got)
 	}
 }
+
+func TestRendererIsNotFooledByReusedSchemaBuffers(t *testing.T) {
+	buf := []byte(`{"type":"object","properties":{"a":{"type":"string"}}}`)
+	tool := Tool{Name: "mcp__s__t", Description: "d", InputSchema: buf}
+	r := NewRenderer(Options{})
+	first := r.Render([]Tool{tool}).Body
+	copy(buf, `{"type":"object","properties":{"b":{"type":"number"}}}`)
+	second := r.Render([]Tool{tool}).Body
+	if first == second || !strings.Contains(second, "b?: number;") {
+		t.Errorf("a schema changed in place must be rendered again:\n%s", second)
+	}
+}

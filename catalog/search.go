@@ -119,7 +119,18 @@ func NewIndex(tools []Tool, opts ...IndexOption) *Index {
 			descLower: strings.ToLower(e.tool.Description),
 		}
 	}
-	sort.SliceStable(items, func(i, j int) bool { return items[i].result.Name < items[j].result.Name })
+	// By name; a name listed twice is ordered by its content, so the order
+	// never depends on the pool's.
+	sort.Slice(items, func(i, j int) bool {
+		a, b := items[i].result, items[j].result
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		if a.Signature != b.Signature {
+			return a.Signature < b.Signature
+		}
+		return a.Description < b.Description
+	})
 	return &Index{items: items}
 }
 

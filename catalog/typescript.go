@@ -105,7 +105,7 @@ func (r *tsRenderer) typ(s *node, level, depth int) bool {
 	}
 
 	k := s.schemaKeywords()
-	if ref, ok := str(k.ref); ok {
+	if ref, ok := stringValue(k.ref); ok {
 		target := r.resolve(ref)
 		if target == nil || r.isActive(target) {
 			r.buf = append(r.buf, unknownType...)
@@ -455,7 +455,7 @@ func (r *tsRenderer) docSources(s *node, out []keywords) []keywords {
 	for hops := 0; s != nil && s.kind == kindObject && hops < maxRefHops; hops++ {
 		k := s.schemaKeywords()
 		out = append(out, k)
-		if ref, ok := str(k.ref); ok {
+		if ref, ok := stringValue(k.ref); ok {
 			s = r.resolve(ref)
 			continue
 		}
@@ -471,7 +471,7 @@ func soleNonNullVariant(k *keywords) *node {
 		}
 		var found *node
 		for _, v := range list.items {
-			if t, _ := str(v.get("type")); t == "null" {
+			if t, _ := stringValue(v.get("type")); t == "null" {
 				continue
 			}
 			if found != nil {
@@ -578,7 +578,7 @@ func (r *tsRenderer) docText(sources []keywords) string {
 			continue
 		}
 		for _, v := range list.items {
-			if ref, ok := str(v.get("$ref")); ok {
+			if ref, ok := stringValue(v.get("$ref")); ok {
 				v = r.resolve(ref)
 			}
 			k := v.schemaKeywords()
@@ -591,9 +591,9 @@ func (r *tsRenderer) docText(sources []keywords) string {
 }
 
 func ownText(k *keywords) string {
-	t, ok := str(k.description)
+	t, ok := stringValue(k.description)
 	if !ok || isBlank(t) {
-		t, ok = str(k.title)
+		t, ok = stringValue(k.title)
 	}
 	if ok && !isBlank(t) {
 		return t
