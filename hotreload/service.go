@@ -19,7 +19,7 @@ import (
 
 // Defaults for Options.
 const (
-	DefaultDebounce       = 100 * time.Millisecond
+	DefaultDebounce       = 250 * time.Millisecond
 	DefaultRemoteInterval = time.Minute
 	defaultHTTPTimeout    = 30 * time.Second
 	subscriptionBuffer    = 16
