@@ -449,12 +449,21 @@ func (r *tsRenderer) isActive(target *node) bool {
 }
 
 // docSources lists the keywords of the schemas a property's documentation
-// may come from: the property itself, the definitions its $ref chain leads
-// to, and the single non-null variant of a nullable anyOf/oneOf.
+// may come from: the property itself, the members of its allOf, the
+// definitions its $ref chain leads to, and the single non-null variant of a
+// nullable anyOf/oneOf.
 func (r *tsRenderer) docSources(s *node, out []keywords) []keywords {
 	for hops := 0; s != nil && s.kind == kindObject && hops < maxRefHops; hops++ {
 		k := s.schemaKeywords()
 		out = append(out, k)
+		if all := k.allOf; all != nil && all.kind == kindArray {
+			for _, m := range all.items {
+				if ref, ok := stringValue(m.get("$ref")); ok {
+					m = r.resolve(ref)
+				}
+				out = append(out, m.schemaKeywords())
+			}
+		}
 		if ref, ok := stringValue(k.ref); ok {
 			s = r.resolve(ref)
 			continue
@@ -512,10 +521,12 @@ func (r *tsRenderer) writeDoc(s *node, level int) {
 // description or constraints of their own (an object's fields carry theirs
 // inside its type): "Each item: ..." lines.
 func (r *tsRenderer) itemDoc(sources []keywords) []string {
-	if len(sources) == 0 {
-		return nil
+	var items *node
+	for i := range sources {
+		if items = sources[i].items; items != nil {
+			break
+		}
 	}
-	items := sources[len(sources)-1].items
 	if items == nil || items.kind != kindObject {
 		return nil
 	}
@@ -568,12 +579,15 @@ func (r *tsRenderer) docText(sources []keywords) string {
 			return t
 		}
 	}
-	if len(sources) == 0 {
-		return ""
-	}
-	last := &sources[len(sources)-1]
 	var texts []string
-	for _, list := range [...]*node{last.anyOf, last.oneOf} {
+	var lists []*node
+	for i := range sources {
+		if sources[i].anyOf != nil || sources[i].oneOf != nil {
+			lists = []*node{sources[i].anyOf, sources[i].oneOf}
+			break
+		}
+	}
+	for _, list := range lists {
 		if list == nil || list.kind != kindArray {
 			continue
 		}

@@ -261,3 +261,11 @@ func TestHostileSchemasTerminate(t *testing.T) {
 		t.Errorf("over-nested JSON: %s", got)
 	}
 }
+
+func TestCAT1_TagsFromAllOfMembers(t *testing.T) {
+	schema := `{"type":"object","properties":{"top":{"allOf":[{"type":"integer","minimum":0,"description":"inner"},{"type":"number","maximum":50}],"description":"Page size"}}}`
+	want := "{\n  /** Page size @minimum 0 @maximum 50 */\n  top?: number;\n}"
+	if got := tsOf(t, schema); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
