@@ -5,7 +5,10 @@ import "encoding/json"
 // AskPermission asks the permission gate actor to put a call to the person
 // (through the host's Prompter) because no rule settles it. Prompts are
 // serialised: the gate runs one at a time, in arrival order. The reply is a
-// *PermissionDecided with the same ID.
+// *PermissionDecided with the same ID. IDs must be unique per gate
+// (permissions.Gate.Admit draws its own from a counter; an actor that asks
+// directly must not share that gate with Admit callers, or must use IDs
+// that cannot collide).
 type AskPermission struct {
 	ID   uint64
 	Tool string
