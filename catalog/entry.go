@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"bytes"
-	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -88,37 +87,6 @@ func (sc *scratch) schemaType(doc []byte) []byte {
 	return sc.r.render(root)
 }
 
-// CallForm is how a script reaches the tool named name, as the catalog and
-// search write it: tools.name when the name is an identifier, tools["name"]
-// otherwise (CAT-1).
-func CallForm(name string) string { return toolCallee(name) }
-
-// SearchCallForm is how a script reaches search: tools["$codemode"].search,
-// built from SearchNamespace and SearchMethod. Text that points a script to
-// search should use it rather than spell the form out.
-func SearchCallForm() string { return searchCallee() }
-
-// toolCallee is how a script reaches a tool: tools.name when the name is an
-// identifier, tools["name"] otherwise (a '-' or '.' would parse as an
-// operator or a property chain).
-func toolCallee(name string) string {
-	if isIdentifier(name, true) {
-		return "tools." + name
-	}
-	return "tools[" + quoted(name) + "]"
-}
-
-// searchCallee is tools["$codemode"].search: the reserved namespace is
-// always written quoted, as the Exec description teaches it (D7), though
-// "$codemode" would also be a valid identifier.
-func searchCallee() string {
-	method := "." + SearchMethod
-	if !isIdentifier(SearchMethod, false) {
-		method = "[" + quoted(SearchMethod) + "]"
-	}
-	return "tools[" + quoted(SearchNamespace) + "]" + method
-}
-
 // summaryLine is a description's first non-blank line, cut to summaryWidth
 // characters with an ellipsis (CAT-1).
 func summaryLine(desc string) string {
@@ -141,42 +109,4 @@ func summaryLine(desc string) string {
 		}
 	}
 	return escapeComment(desc)
-}
-
-// estimateTokens prices text at one token per four characters, rounded up,
-// over the whole text (NFR-7). Characters are counted as UTF-16 code units,
-// the length a JavaScript host measures, so our figures compare directly
-// with the flat declarations' cost measured the same way.
-func estimateTokens(s string) int {
-	return (utf16Len(s) + 3) / 4
-}
-
-func estimateTokensBytes(b []byte) int {
-	return (utf16LenBytes(b) + 3) / 4
-}
-
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
-}
-
-// utf16LenBytes is utf16Len over bytes, skipping ASCII eight bytes at a
-// time: blocks are mostly ASCII.
-func utf16LenBytes(b []byte) int {
-	i := 0
-	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
-		i += 8
-	}
-	for ; i < len(b); i++ {
-		if b[i] >= utf8.RuneSelf {
-			return i + utf16Len(string(b[i:]))
-		}
-	}
-	return len(b)
 }
