@@ -44,9 +44,9 @@ func appendPropertyKey(b []byte, key string) []byte {
 }
 
 // isIdentifier reports whether s is an ASCII JavaScript identifier ($ counts
-// only when allowDollar is set). Names
-// outside ASCII are treated as non-identifiers: the quoted form is always
-// valid, the bare form only for some code points.
+// only when allowDollar is set). Names outside ASCII are treated as
+// non-identifiers: the quoted form is always valid, the bare form only for
+// some code points.
 func isIdentifier(s string, allowDollar bool) bool {
 	if s == "" {
 		return false

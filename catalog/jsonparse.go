@@ -329,9 +329,7 @@ func hex4(raw string, at int) (rune, bool) {
 func (p *parser) array(depth int) (*node, error) {
 	p.pos++ // [
 	n := p.newNode(kindArray, "")
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
+	if p.empty(']') {
 		return n, nil
 	}
 	mark := len(p.itemStack)
@@ -342,21 +340,15 @@ func (p *parser) array(depth int) (*node, error) {
 			return nil, err
 		}
 		p.itemStack = append(p.itemStack, v)
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, errBadJSON
+		done, err := p.separator(']')
+		if err != nil {
+			return nil, err
 		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
+		if done {
 			n.items = p.ptrs.take(len(p.itemStack) - mark)
 			copy(n.items, p.itemStack[mark:])
 			p.itemStack = p.itemStack[:mark]
 			return n, nil
-		default:
-			return nil, errBadJSON
 		}
 	}
 }
@@ -364,15 +356,13 @@ func (p *parser) array(depth int) (*node, error) {
 func (p *parser) object(depth int) (*node, error) {
 	p.pos++ // {
 	n := p.newNode(kindObject, "")
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
+	if p.empty('}') {
 		return n, nil
 	}
 	mark := len(p.keyStack)
 	for {
 		p.skipSpace()
-		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+		if !p.at('"') {
 			return nil, errBadJSON
 		}
 		key, err := p.str()
@@ -380,7 +370,7 @@ func (p *parser) object(depth int) (*node, error) {
 			return nil, err
 		}
 		p.skipSpace()
-		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+		if !p.at(':') {
 			return nil, errBadJSON
 		}
 		p.pos++
@@ -391,23 +381,47 @@ func (p *parser) object(depth int) (*node, error) {
 		}
 		p.keyStack = append(p.keyStack, key)
 		p.valStack = append(p.valStack, v)
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return nil, errBadJSON
+		done, err := p.separator('}')
+		if err != nil {
+			return nil, err
 		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case '}':
-			p.pos++
+		if done {
 			n.keys = p.keys.take(len(p.keyStack) - mark)
 			copy(n.keys, p.keyStack[mark:])
 			n.vals = p.ptrs.take(len(p.valStack) - mark)
 			copy(n.vals, p.valStack[mark:])
 			p.keyStack, p.valStack = p.keyStack[:mark], p.valStack[:mark]
 			return n, nil
-		default:
-			return nil, errBadJSON
 		}
 	}
+}
+
+// at reports whether the next byte is c.
+func (p *parser) at(c byte) bool {
+	return p.pos < len(p.data) && p.data[p.pos] == c
+}
+
+// empty consumes the closer of an empty array or object, if that comes next.
+func (p *parser) empty(closer byte) bool {
+	p.skipSpace()
+	if p.at(closer) {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+// separator consumes what follows a member: a comma (more to come) or the
+// closer (done).
+func (p *parser) separator(closer byte) (done bool, err error) {
+	p.skipSpace()
+	switch {
+	case p.at(','):
+		p.pos++
+		return false, nil
+	case p.at(closer):
+		p.pos++
+		return true, nil
+	}
+	return false, errBadJSON
 }
