@@ -177,6 +177,16 @@ func TestSEARCH8_NFR4_OneSchemaForCallFormValidationAndShapeError(t *testing.T) 
 	if schema["additionalProperties"] != false || schema["properties"].(map[string]any)["query"] == nil {
 		t.Errorf("schema: %v", schema)
 	}
+	// The validator reads the schema rather than knowing the fields: give
+	// it a schema with another field and that field becomes acceptable.
+	extended, err := parseJSON([]byte(strings.Replace(searchSchemaJSON, `"properties": {`, `"properties": {"limit": {"type": "integer"},`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, _ := parseJSON([]byte(`{"query":"x","limit":3}`))
+	if validate(args, searchSchemaNode()) == "" || validate(args, extended) != "" {
+		t.Error("validation does not follow the schema")
+	}
 }
 
 func TestSEARCH9_WrongShapeGetsAnErrorShowingTheExpectedShape(t *testing.T) {
