@@ -49,3 +49,25 @@ func BenchmarkSearchAllPools(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRenderAllPoolsCold builds one catalog over every fixture pool
+// together (3,670 tools, 65 servers) from nothing.
+func BenchmarkRenderAllPoolsCold(b *testing.B) {
+	tools := allTools(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		NewRenderer(Options{}).Render(tools)
+	}
+}
+
+// BenchmarkNewIndexAllPools builds the search index of every fixture pool
+// together, sharing a warm Renderer's blocks as the host does.
+func BenchmarkNewIndexAllPools(b *testing.B) {
+	tools := allTools(b)
+	r := NewRenderer(Options{})
+	r.Render(tools)
+	b.ReportAllocs()
+	for b.Loop() {
+		NewIndex(tools, WithRenderer(r))
+	}
+}
