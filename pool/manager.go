@@ -29,7 +29,8 @@ type Options struct {
 	// makes some servers list more tools. Its ToolListChangedHandler is
 	// replaced: the pool owns list_changed.
 	ClientOptions mcp.ClientOptions
-	// HTTPClient is used for url servers (default http.DefaultClient).
+	// HTTPClient is used for url servers (default: a client of the
+	// Manager's own, whose idle connections Close drops).
 	HTTPClient *http.Client
 	// ConnectTimeout bounds connecting plus initialize, and each full
 	// tools/list (default 60s: a first npx run downloads its package).
@@ -40,6 +41,8 @@ type Options struct {
 	// StopGrace is how long a stdio server gets after its stdin closes, and
 	// again after SIGTERM, before its process group is killed (default 2s).
 	StopGrace time.Duration
+
+	ownHTTP bool // HTTPClient was made by withDefaults
 }
 
 func (o Options) withDefaults() Options {
@@ -60,6 +63,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StopGrace <= 0 {
 		o.StopGrace = 2 * time.Second
+	}
+	if o.HTTPClient == nil {
+		// Our own connection pool, so Close can drop its idle connections
+		// (and their goroutines) without touching anyone else's.
+		o.HTTPClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		o.ownHTTP = true
 	}
 	return o
 }
@@ -146,6 +155,9 @@ func New(ctx context.Context, servers []ServerConfig, opts Options) (*Manager, e
 func (m *Manager) Close() error {
 	m.cancel()
 	m.wg.Wait()
+	if m.opts.ownHTTP {
+		m.opts.HTTPClient.CloseIdleConnections()
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.live) > 0 {

@@ -74,9 +74,17 @@ func (s *server) connectAndServe(ctx context.Context, first *bool) (listed bool,
 		}
 	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
-	cctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
-	session, err := client.Connect(cctx, transport, nil)
-	cancel()
+	// Some transports keep Connect's context for the whole session (the SSE
+	// transport's event stream), so it must outlive Connect: the timeout
+	// cancels it only while connecting.
+	sessionCtx, endSession := context.WithCancel(ctx)
+	defer endSession()
+	timeout := time.AfterFunc(s.m.opts.ConnectTimeout, endSession)
+	session, err := client.Connect(sessionCtx, transport, nil)
+	if !timeout.Stop() && err == nil {
+		_ = session.Close()
+		err = context.DeadlineExceeded
+	}
 	if err != nil {
 		return false, explain(transport, fmt.Errorf("connect: %w", err))
 	}

@@ -30,12 +30,9 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *lis
 	}
 }
 
-// httpClient returns base (or the default client) sending headers with every
+// httpClient returns base sending headers with every
 // request.
 func httpClient(base *http.Client, headers map[string]string) *http.Client {
-	if base == nil {
-		base = http.DefaultClient
-	}
 	if len(headers) == 0 {
 		return base
 	}
