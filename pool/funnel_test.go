@@ -230,3 +230,11 @@ func TestFunnelHangingCallEndsWithCallersContext(t *testing.T) {
 		t.Fatalf("err = %v, want deadline exceeded", err)
 	}
 }
+
+func TestSchemasKeepTheServersKeyOrder(t *testing.T) {
+	m := start(t, []pool.ServerConfig{behaviourInMemory("b")}, pool.Options{})
+	tool, _ := m.Snapshot().Lookup("mcp__b__structured")
+	if string(tool.OutputSchema) != string(testservers.StructuredSchema) {
+		t.Fatalf("outputSchema %s, want %s", tool.OutputSchema, testservers.StructuredSchema)
+	}
+}

@@ -2,8 +2,10 @@ package pool_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"sync"
 	"testing"
 
@@ -68,6 +70,19 @@ func TestHTTPServersStreamableAndSSE(t *testing.T) {
 			t.Fatal(err)
 		}
 		waitFor(t, m, server+" refresh", has("mcp__"+server+"__over_http"))
+	}
+	// Streamable HTTP keeps the schema bytes as the server wrote them; the
+	// legacy SSE transport gets the SDK's decoding (same JSON, keys sorted).
+	structured, _ := m.Snapshot().Lookup("mcp__remote__structured")
+	if string(structured.OutputSchema) != string(testservers.StructuredSchema) {
+		t.Errorf("streamable outputSchema %s, want %s", structured.OutputSchema, testservers.StructuredSchema)
+	}
+	legacy, _ := m.Snapshot().Lookup("mcp__legacy__structured")
+	var got, want any
+	_ = json.Unmarshal(legacy.OutputSchema, &got)
+	_ = json.Unmarshal(testservers.StructuredSchema, &want)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("SSE outputSchema %s", legacy.OutputSchema)
 	}
 	if text, ok := m.Snapshot().Instructions("remote"); !ok || text != testservers.BehaviourInstructions {
 		t.Errorf("instructions over HTTP: %q %v", text, ok)

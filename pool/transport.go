@@ -26,7 +26,13 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *lis
 	case cfg.Type == "sse":
 		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(opts.HTTPClient, cfg.Headers)}, nil
 	default:
-		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(opts.HTTPClient, cfg.Headers)}, nil
+		client := *httpClient(opts.HTTPClient, cfg.Headers)
+		next := client.Transport
+		if next == nil {
+			next = http.DefaultTransport
+		}
+		client.Transport = tapRoundTripper{next: next, tap: tap}
+		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client}, nil
 	}
 }
 

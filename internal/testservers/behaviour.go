@@ -27,6 +27,10 @@ const BehaviourInstructions = "Behaviour test server: every tool shows one reply
 // FailText is the isError text of the fail tool.
 const FailText = "quota exceeded: try again tomorrow"
 
+// StructuredSchema is the outputSchema of the structured tool; its keys are
+// deliberately not in sorted order.
+var StructuredSchema = json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","items":{"type":"string"}},"count":{"type":"number"}}}`)
+
 // StructuredValue is the structuredContent of the structured tool.
 var StructuredValue = map[string]any{"count": 2.0, "items": []any{"a", "b"}}
 
@@ -70,7 +74,7 @@ func Behaviour(opts BehaviourOptions) *mcp.Server {
 	})
 	s.AddTool(&mcp.Tool{
 		Name: "structured", Description: "Returns structured content.", InputSchema: objectSchema,
-		OutputSchema: json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","items":{"type":"string"}},"count":{"type":"number"}}}`),
+		OutputSchema: StructuredSchema,
 	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		res := text(`{"count":2,"items":["a","b"]}`)
 		res.StructuredContent = StructuredValue
