@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"sort"
@@ -52,17 +53,26 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		closeAll(stdinR, stdinW)
 		return nil, err
 	}
-	stderr := &tailBuffer{}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderr
-	// A grandchild that escaped the group could hold stderr open forever.
-	cmd.WaitDelay = t.grace
-	if err := cmd.Start(); err != nil {
+	// stderr too is a pipe of ours, read by our own goroutine: with a plain
+	// io.Writer, cmd.Wait would also wait for every child that inherited
+	// stderr, and the group is killed only after Wait.
+	stderrR, stderrW, err := os.Pipe()
+	if err != nil {
 		closeAll(stdinR, stdinW, stdoutR, stdoutW)
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdinR, stdoutW, stderrW
+	if err := cmd.Start(); err != nil {
+		closeAll(stdinR, stdinW, stdoutR, stdoutW, stderrR, stderrW)
 		return nil, fmt.Errorf("cannot start %q: %w", t.cfg.Command, err)
 	}
-	closeAll(stdinR, stdoutW) // the child holds its own copies
-	p := &process{cmd: cmd, pgid: cmd.Process.Pid, exited: make(chan struct{}), stderr: stderr}
+	closeAll(stdinR, stdoutW, stderrW) // the child holds its own copies
+	p := &process{
+		cmd: cmd, pgid: cmd.Process.Pid, exited: make(chan struct{}),
+		stderr: &tailBuffer{}, stderrPipe: stderrR, copied: make(chan struct{}), grace: t.grace,
+	}
 	t.proc = p
+	go p.copyStderr()
 	go p.wait()
 	inner, err := (&mcp.IOTransport{Reader: stdoutR, Writer: stdinW}).Connect(ctx)
 	if err != nil {
@@ -75,11 +85,19 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 
 // process is a started server and its process group.
 type process struct {
-	cmd     *exec.Cmd
-	pgid    int
-	exited  chan struct{} // closed once the leader is reaped
-	waitErr error         // valid after exited is closed
-	stderr  *tailBuffer
+	cmd        *exec.Cmd
+	pgid       int
+	grace      time.Duration
+	exited     chan struct{} // closed once the leader is reaped and stderr read
+	waitErr    error         // valid after exited is closed
+	stderr     *tailBuffer
+	stderrPipe *os.File
+	copied     chan struct{} // closed when stderr reached EOF or was closed
+}
+
+func (p *process) copyStderr() {
+	defer close(p.copied)
+	_, _ = io.Copy(p.stderr, p.stderrPipe)
 }
 
 // wait reaps the leader, then kills whatever it left in its group: a server
@@ -89,6 +107,14 @@ func (p *process) wait() {
 	// The group id cannot be handed to a new process while members remain,
 	// so this reaches only the dead server's leftovers.
 	_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
+	// Killed members release stderr at once; one that left the group
+	// (setsid) could hold it forever, so stop reading after a grace.
+	select {
+	case <-p.copied:
+	case <-time.After(p.grace):
+	}
+	_ = p.stderrPipe.Close()
+	<-p.copied
 	close(p.exited)
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/pool"
 )
 
@@ -147,4 +148,18 @@ func TestStdioCommandThatCannotStartFailsOnlyItself(t *testing.T) {
 	if st.Name != "missing" || st.State != pool.StateRetrying || st.Err == nil || !strings.Contains(st.Err.Error(), "no-such-binary") {
 		t.Fatalf("status = %+v", st)
 	}
+}
+
+func TestStdioServerIgnoringStopRequestsIsKilled(t *testing.T) {
+	cmd, args, env := testservers.StubbornCommand()
+	m := start(t, []pool.ServerConfig{{Name: "stubborn", Command: cmd, Args: args, Env: env}}, pool.Options{StopGrace: 100 * time.Millisecond})
+	server := callInt(t, m, "mcp__stubborn__pid")
+	grandchild := callInt(t, m, "mcp__stubborn__spawn")
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if alive(server) {
+		t.Fatalf("server pid %d survived Close", server)
+	}
+	waitDead(t, "grandchild", grandchild)
 }

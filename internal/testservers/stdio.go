@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -12,6 +14,7 @@ const (
 	envKind       = "MCPEXEC_TESTSERVER"
 	kindBehaviour = "behaviour"
 	kindSleeper   = "sleeper"
+	kindStubborn  = "stubborn"
 	// envBlockFile names a file whose existence makes the behaviour server
 	// fail at start, so a test controls when a reconnect can succeed.
 	envBlockFile = "MCPEXEC_TESTSERVER_BLOCKFILE"
@@ -38,6 +41,12 @@ func MaybeServe() {
 		os.Exit(0)
 	case kindSleeper:
 		select {} // a grandchild that never ends by itself
+	case kindStubborn:
+		// Serves like the behaviour server, then ignores both polite stop
+		// requests: stdin closing and SIGTERM.
+		signal.Ignore(syscall.SIGTERM)
+		_ = Behaviour(BehaviourOptions{Process: true}).Run(context.Background(), &mcp.StdioTransport{})
+		select {}
 	default:
 		fmt.Fprintln(os.Stderr, "unknown test server kind", os.Getenv(envKind))
 		os.Exit(2)
@@ -60,4 +69,12 @@ func StdioCommand(blockFile string) (command string, args []string, env map[stri
 		env[envBlockFile] = blockFile
 	}
 	return exe, []string{"-test.run=^$"}, env
+}
+
+// StubbornCommand is like StdioCommand for a server that ignores stdin
+// closing and SIGTERM: only SIGKILL stops it.
+func StubbornCommand() (command string, args []string, env map[string]string) {
+	command, args, env = StdioCommand("")
+	env[envKind] = kindStubborn
+	return command, args, env
 }
