@@ -53,14 +53,25 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 
 // unavailable explains a name that is not in the pool: its server is down
 // when the name belongs to a configured server that is not connected.
+//
+// With servers "a" and "a__b", the name mcp__a__b__x could belong to either;
+// it counts as down only when every server it could belong to is down, and
+// then names the longest such server.
 func (m *Manager) unavailable(name string) error {
+	down := ""
 	for _, server := range m.names {
 		if !strings.HasPrefix(name, FullName(server, "")) {
 			continue
 		}
-		if m.servers[server].live.Load() == nil {
-			return &CallError{Tool: name, Kind: KindServerDown, msg: textServerDown(name, server)}
+		if m.servers[server].live.Load() != nil {
+			return &CallError{Tool: name, Kind: KindUnknownTool, msg: textUnknownTool(name)}
 		}
+		if len(server) > len(down) {
+			down = server
+		}
+	}
+	if down != "" {
+		return &CallError{Tool: name, Kind: KindServerDown, msg: textServerDown(name, down)}
 	}
 	return &CallError{Tool: name, Kind: KindUnknownTool, msg: textUnknownTool(name)}
 }

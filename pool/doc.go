@@ -8,17 +8,46 @@
 //     disallowedTools), as an immutable [Snapshot]. Flat declarations, the
 //     catalog, search and the sandbox's reachable set are all derived from a
 //     Snapshot, so none of them can disagree about what the pool is.
-//   - [Manager] connects the servers of a configuration (stdio in its own
-//     process group, streamable HTTP, SSE, or any [mcp.Transport]), lists
-//     their tools with pagination, refreshes a server on
-//     notifications/tools/list_changed, reconnects with capped exponential
-//     backoff, and publishes a new Snapshot on every change.
+//   - [Manager] connects the servers of a configuration ([ParseConfig] reads
+//     the common mcpServers file) and keeps them connected: it lists their
+//     tools with pagination, refreshes a server on
+//     notifications/tools/list_changed (coalescing floods), withdraws a
+//     server's tools when it fails and reconnects it with capped exponential
+//     [Backoff], and publishes a new Snapshot on every change to whoever
+//     called [Manager.Subscribe].
 //   - [Manager.Call] is the funnel: the one entry point for flat and nested
 //     calls. It checks the [Gate], sends tools/call with the arguments exactly
-//     as given, and projects the reply with [Project].
+//     as given, and turns the reply into a [Result] with [Project].
+//
+// # Names
 //
 // Tool names are mcp__<server>__<tool>. The grouping key is [GroupKey],
-// strings.Split(name, "__")[1]; routing never splits a name, it looks the
-// full name up in the Snapshot, so a server whose name contains "__" still
-// routes correctly.
+// strings.Split(name, "__")[1]. Routing never splits a name: it looks the
+// full name up in the Snapshot, so a server whose name contains "__" routes
+// correctly. Two servers producing one full name make it ambiguous; it is left
+// out of the pool ([Snapshot.Conflicts]).
+//
+// # Servers
+//
+// A stdio server runs in its own process group with the daemon's environment
+// plus its configured env (a configured variable wins). Stopping it closes its
+// stdin, then after a grace sends SIGTERM to the group, then SIGKILL; a server
+// that exits on its own has whatever it left in its group killed, so launchers
+// such as npx leave no orphans. url servers use the SDK's streamable HTTP
+// transport (or SSE with "type": "sse"), with the configured headers.
+//
+// Schemas are kept as the server wrote them (compact JSON, key order intact):
+// the SDK client decodes schemas into maps, so the pool records the raw
+// tools/list replies on stdio, in-memory and streamable HTTP connections.
+// Over the legacy SSE transport it falls back to the SDK's decoding (same
+// JSON, keys sorted).
+//
+// The Go SDK client does not validate tool schemas: a tools/list whose
+// inputSchemas are only {"$schema": ...} (which the TypeScript SDK rejects
+// outright) is accepted and kept as listed. Tools the SDK itself filters out
+// (invalid x-mcp-header annotations) are left out; a reply the SDK cannot
+// decode at all fails that server alone.
+//
+// Each server's initialize instructions are kept per server
+// ([Snapshot.Instructions]) for the host's own instructions channel.
 package pool

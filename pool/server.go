@@ -34,12 +34,14 @@ func (s *server) run(ctx context.Context) {
 	log := s.m.log.With().Str("server", s.cfg.Name).Logger()
 	first := true
 	for attempt := 0; ; attempt++ {
-		listed, err := s.connectAndServe(ctx, &first)
+		up, err := s.connectAndServe(ctx, &first)
 		if ctx.Err() != nil {
 			return
 		}
-		if listed {
-			attempt = 0 // it worked for a while: start the schedule over
+		if up >= s.m.opts.BackoffMax {
+			// It stayed up for a while: start the schedule over. A server
+			// that dies right after every start keeps backing off.
+			attempt = 0
 		}
 		delay := Backoff(attempt, s.m.opts.BackoffBase, s.m.opts.BackoffMax)
 		log.Warn().Err(err).Dur("retry_in", delay).Msg("mcp server unavailable")
@@ -58,13 +60,13 @@ func (s *server) run(ctx context.Context) {
 	}
 }
 
-// connectAndServe runs one connection until it ends. listed reports whether
-// the server got as far as having its tools in the pool.
-func (s *server) connectAndServe(ctx context.Context, first *bool) (listed bool, err error) {
+// connectAndServe runs one connection until it ends. up is how long the
+// server's tools were in the pool (0 if they never got there).
+func (s *server) connectAndServe(ctx context.Context, first *bool) (up time.Duration, err error) {
 	tap := newListTap()
 	transport, err := transportFor(ctx, s.cfg, &s.m.opts, tap)
 	if err != nil {
-		return false, err
+		return 0, err
 	}
 	copts := s.m.opts.ClientOptions
 	copts.ToolListChangedHandler = func(context.Context, *mcp.ToolListChangedRequest) {
@@ -86,7 +88,7 @@ func (s *server) connectAndServe(ctx context.Context, first *bool) (listed bool,
 		err = context.DeadlineExceeded
 	}
 	if err != nil {
-		return false, explain(transport, fmt.Errorf("connect: %w", err))
+		return 0, explain(transport, fmt.Errorf("connect: %w", err))
 	}
 	ended := make(chan struct{})
 	go func() {
@@ -108,7 +110,7 @@ func (s *server) connectAndServe(ctx context.Context, first *bool) (listed bool,
 	}
 	tools, err := s.list(ctx, session, tap)
 	if err != nil {
-		return false, err
+		return 0, err
 	}
 	instructions := ""
 	if init := session.InitializeResult(); init != nil {
@@ -117,6 +119,8 @@ func (s *server) connectAndServe(ctx context.Context, first *bool) (listed bool,
 	s.live.Store(&liveSession{session: session, ended: ended})
 	s.m.countConnect(s.cfg.Name)
 	s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Tools: tools})
+	s.m.log.Debug().Str("server", s.cfg.Name).Int("tools", len(tools)).Msg("mcp server connected")
+	since := time.Now()
 	if *first {
 		*first = false
 		s.m.attempted()
@@ -124,9 +128,9 @@ func (s *server) connectAndServe(ctx context.Context, first *bool) (listed bool,
 	for {
 		select {
 		case <-ctx.Done():
-			return true, nil
+			return time.Since(since), nil
 		case <-ended:
-			return true, explain(transport, errors.New("connection closed by the server"))
+			return time.Since(since), explain(transport, errors.New("connection closed by the server"))
 		case <-s.changed:
 			tools, err := s.list(ctx, session, tap)
 			if err != nil {
@@ -136,6 +140,7 @@ func (s *server) connectAndServe(ctx context.Context, first *bool) (listed bool,
 				continue
 			}
 			s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Tools: tools})
+			s.m.log.Debug().Str("server", s.cfg.Name).Int("tools", len(tools)).Msg("mcp server tools changed")
 		}
 	}
 }
@@ -157,8 +162,8 @@ func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *list
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
 		var raw map[string]Tool
-		if page, ok := tap.page(cursor); ok {
-			raw, _ = rawTools(page)
+		if listed, ok := tap.page(cursor); ok {
+			raw, _ = rawTools(listed)
 		}
 		for _, t := range res.Tools {
 			if t == nil || seen[t.Name] {
