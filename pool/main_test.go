@@ -3,6 +3,7 @@ package pool_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"runtime"
 	"testing"
@@ -14,7 +15,13 @@ import (
 
 func TestMain(m *testing.M) {
 	testservers.MaybeServe()
-	os.Exit(m.Run())
+	code := m.Run()
+	// No server or grandchild may outlive the tests that started it.
+	if left := testservers.Survivors(patience); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "test server processes survived the run: %v\n", left)
+		code = 1
+	}
+	os.Exit(code)
 }
 
 // patience bounds how long a test waits for something that must happen; it
