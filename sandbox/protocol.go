@@ -15,8 +15,10 @@ import (
 // construction. One run at a time:
 //
 //	host   -> worker  start   {code, tools, limits}
-//	worker -> host    called  {name}              every counted nested call
-//	worker -> host    call    {id, kind, name, args}
+//	worker -> host    call    {id, kind, name, args}  a nested call for the host
+//	worker -> host    called  {name}              a call rejected in the worker
+//	                                              (over the cap); with call,
+//	                                              every counted nested call
 //	host   -> worker  result  {id, value, images, error}
 //	worker -> host    log     {text}              console output as written
 //	worker -> host    done    {result, abandoned}

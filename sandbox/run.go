@@ -31,6 +31,11 @@ type Request struct {
 	OnLog func(text string)
 	// Logger receives the run's own diagnostics (never the script's output).
 	Logger *zerolog.Logger
+
+	// announce, when set, replaces OnCall and also learns whether the call
+	// goes on to the host: a worker announces the calls that do through
+	// their call frame, which saves a frame per call.
+	announce func(name string, reachesHost bool)
 }
 
 // abandonGrace is how long Run waits, after interrupting a run at its
@@ -260,7 +265,7 @@ func (x *execution) keepImages(images []Image) {
 // callTool is the body of every tool wrapper: it checks the arguments,
 // counts the call, and hands it to the host on a goroutine of its own.
 func (x *execution) callTool(name string, arg goja.Value) goja.Value {
-	return x.nested(name, arg, func(ctx context.Context, args json.RawMessage) (CallResult, error) {
+	return x.nested(callKindTool, name, arg, func(ctx context.Context, args json.RawMessage) (CallResult, error) {
 		return x.req.Host.CallTool(ctx, name, args)
 	})
 }
@@ -268,7 +273,7 @@ func (x *execution) callTool(name string, arg goja.Value) goja.Value {
 // search is the body of tools["$codemode"].search: a nested call like any
 // other, counted against the same cap (SEARCH-5).
 func (x *execution) search(arg goja.Value) goja.Value {
-	return x.nested(SearchCallName, arg, func(ctx context.Context, args json.RawMessage) (CallResult, error) {
+	return x.nested(callKindSearch, SearchCallName, arg, func(ctx context.Context, args json.RawMessage) (CallResult, error) {
 		value, err := x.req.Host.Search(ctx, args)
 		return CallResult{Value: value}, err
 	})
@@ -276,7 +281,14 @@ func (x *execution) search(arg goja.Value) goja.Value {
 
 type hostCall func(ctx context.Context, args json.RawMessage) (CallResult, error)
 
-func (x *execution) nested(name string, arg goja.Value, call hostCall) goja.Value {
+// asyncHost is a Host that starts a call without blocking and answers later
+// on a goroutine of its own: the worker's pipe host, whose answers arrive on
+// its connection's reader. It saves a goroutine and a hand-off per call.
+type asyncHost interface {
+	startCall(kind, name string, args json.RawMessage, done func(CallResult, error))
+}
+
+func (x *execution) nested(kind, name string, arg goja.Value, call hostCall) goja.Value {
 	args, err := x.callArguments(arg)
 	if err != nil {
 		// Malformed arguments never reach the host, so they are not a call.
@@ -286,7 +298,11 @@ func (x *execution) nested(name string, arg goja.Value, call hostCall) goja.Valu
 	x.calls = append(x.calls, name)
 	count := len(x.calls)
 	x.mu.Unlock()
-	if x.req.OnCall != nil {
+	reachesHost := count <= x.limits.MaxCalls && x.req.Host != nil
+	switch {
+	case x.req.announce != nil:
+		x.req.announce(name, reachesHost)
+	case x.req.OnCall != nil:
 		x.req.OnCall(name)
 	}
 	if count > x.limits.MaxCalls {
@@ -297,14 +313,20 @@ func (x *execution) nested(name string, arg goja.Value, call hostCall) goja.Valu
 	}
 	promise, resolve, reject := x.realm.vm.NewPromise()
 	x.pending++
-	x.hostCalls.Add(1)
-	go func() {
-		defer x.hostCalls.Done()
-		res, err := safeHostCall(x.logger, func() (CallResult, error) { return call(x.hostCtx, args) })
+	settle := func(res CallResult, err error) {
 		select {
 		case x.settled <- completion{resolve: resolve, reject: reject, value: res.Value, images: res.Images, err: err}:
 		case <-x.finished:
 		}
+	}
+	if async, ok := x.req.Host.(asyncHost); ok {
+		async.startCall(kind, name, args, settle)
+		return x.realm.vm.ToValue(promise)
+	}
+	x.hostCalls.Add(1)
+	go func() {
+		defer x.hostCalls.Done()
+		settle(safeHostCall(x.logger, func() (CallResult, error) { return call(x.hostCtx, args) }))
 	}()
 	return x.realm.vm.ToValue(promise)
 }

@@ -88,7 +88,7 @@ func serveWorker(r io.Reader, w io.Writer, hostGone func()) error {
 	if err := c.send(frame{Type: frameReady}); err != nil {
 		return err
 	}
-	d := &dispatcher{pending: make(map[uint64]chan frame)}
+	d := &dispatcher{pending: make(map[uint64]func(frame, error))}
 	starts := make(chan frame)
 	readDone := make(chan error, 1)
 	var running sync.Mutex // held while a run is in progress
@@ -144,8 +144,12 @@ func serveRun(c *conn, d *dispatcher, start frame) frame {
 		Tools:  NewToolSet(start.Tools),
 		Limits: limits,
 		Host:   &pipeHost{c: c, d: d},
-		OnCall: func(name string) { _ = c.send(frame{Type: frameCalled, Name: name}) },
 		OnLog:  func(text string) { _ = c.send(frame{Type: frameLog, Text: text}) },
+		announce: func(name string, reachesHost bool) {
+			if !reachesHost {
+				_ = c.send(frame{Type: frameCalled, Name: name})
+			}
+		},
 	}
 	res, abandoned := runReporting(context.Background(), req)
 	res.Images = nil // the host holds the images themselves
@@ -153,88 +157,108 @@ func serveRun(c *conn, d *dispatcher, start frame) frame {
 }
 
 // pipeHost is the Host a worker's runs see: every call becomes a call frame
-// answered by a result frame.
+// answered by a result frame. It starts calls without a goroutine per call
+// (asyncHost): the answer is handed to the run by the connection's reader.
 type pipeHost struct {
 	c *conn
 	d *dispatcher
 }
 
+func (h *pipeHost) startCall(kind, name string, args json.RawMessage, done func(CallResult, error)) {
+	h.d.start(h.c, frame{Type: frameCall, Kind: kind, Name: name, Args: args}, func(f frame, err error) {
+		if err != nil {
+			done(CallResult{}, err)
+			return
+		}
+		// Placeholders keep the worker's image accounting (cap and
+		// dropped count) identical to the host's, which keeps the real
+		// images.
+		done(CallResult{Value: f.Value, Images: make([]Image, f.Images)}, nil)
+	})
+}
+
 func (h *pipeHost) CallTool(ctx context.Context, name string, args json.RawMessage) (CallResult, error) {
-	f, err := h.d.call(ctx, h.c, frame{Type: frameCall, Kind: callKindTool, Name: name, Args: args})
-	if err != nil {
-		return CallResult{}, err
-	}
-	// Placeholders keep the worker's image accounting (cap and dropped
-	// count) identical to the host's, which keeps the real images.
-	return CallResult{Value: f.Value, Images: make([]Image, f.Images)}, nil
+	return h.wait(ctx, callKindTool, name, args)
 }
 
 func (h *pipeHost) Search(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
-	f, err := h.d.call(ctx, h.c, frame{Type: frameCall, Kind: callKindSearch, Name: SearchCallName, Args: args})
-	if err != nil {
-		return nil, err
+	res, err := h.wait(ctx, callKindSearch, SearchCallName, args)
+	return res.Value, err
+}
+
+func (h *pipeHost) wait(ctx context.Context, kind, name string, args json.RawMessage) (CallResult, error) {
+	type answer struct {
+		res CallResult
+		err error
 	}
-	return f.Value, nil
+	ch := make(chan answer, 1)
+	h.startCall(kind, name, args, func(res CallResult, err error) { ch <- answer{res, err} })
+	select {
+	case a := <-ch:
+		return a.res, a.err
+	case <-ctx.Done():
+		return CallResult{}, ctx.Err()
+	}
 }
 
 // dispatcher matches result frames to the calls waiting for them.
 type dispatcher struct {
 	mu      sync.Mutex
 	next    uint64
-	pending map[uint64]chan frame
+	pending map[uint64]func(frame, error)
 	closed  bool
 }
 
 var errHostGone = errors.New("the host is gone")
 
-func (d *dispatcher) call(ctx context.Context, c *conn, f frame) (frame, error) {
-	ch := make(chan frame, 1)
+// start sends a call frame; answer runs once, on the reader's goroutine,
+// with the result frame or an error.
+func (d *dispatcher) start(c *conn, f frame, answer func(frame, error)) {
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
-		return frame{}, errHostGone
+		go answer(frame{}, errHostGone)
+		return
 	}
 	d.next++
 	f.ID = d.next
-	d.pending[f.ID] = ch
+	d.pending[f.ID] = answer
 	d.mu.Unlock()
-	defer func() {
-		d.mu.Lock()
-		delete(d.pending, f.ID)
-		d.mu.Unlock()
-	}()
 	if err := c.send(f); err != nil {
-		return frame{}, err
-	}
-	select {
-	case res, ok := <-ch:
-		if !ok {
-			return frame{}, errHostGone
+		if d.take(f.ID) != nil {
+			// The caller may be the run's own goroutine, which is the one
+			// that must receive the answer: never answer inline.
+			go answer(frame{}, err)
 		}
-		if res.Error != "" {
-			return frame{}, plainError(res.Error)
-		}
-		return res, nil
-	case <-ctx.Done():
-		return frame{}, ctx.Err()
 	}
 }
 
-func (d *dispatcher) deliver(f frame) {
+func (d *dispatcher) take(id uint64) func(frame, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if ch, ok := d.pending[f.ID]; ok {
-		ch <- f
-		delete(d.pending, f.ID)
+	answer := d.pending[id]
+	delete(d.pending, id)
+	return answer
+}
+
+func (d *dispatcher) deliver(f frame) {
+	answer := d.take(f.ID)
+	switch {
+	case answer == nil:
+	case f.Error != "":
+		answer(frame{}, plainError(f.Error))
+	default:
+		answer(f, nil)
 	}
 }
 
 func (d *dispatcher) closeAll() {
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	d.closed = true
-	for id, ch := range d.pending {
-		close(ch)
-		delete(d.pending, id)
+	pending := d.pending
+	d.pending = nil
+	d.mu.Unlock()
+	for _, answer := range pending {
+		answer(frame{}, errHostGone)
 	}
 }

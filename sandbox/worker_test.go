@@ -280,3 +280,26 @@ func TestWorkersLeakNothing(t *testing.T) {
 		t.Errorf("file descriptors leaked: %d before, %d after", fdsBefore, after)
 	}
 }
+
+// TestWorkersQueueBeyondMaxWorkers runs more scripts at once than the pool
+// may have workers: the extra ones must wait for a worker to come back, not
+// hang.
+func TestWorkersQueueBeyondMaxWorkers(t *testing.T) {
+	p := newTestWorkers(t, WorkerOptions{Warm: 1, MaxWorkers: 2})
+	h := newFakeHost().value("mcp__s__t", `1`)
+	var wg sync.WaitGroup
+	for i := range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res := workerRun(p, h, `return (await tools.mcp__s__t({})) + `+strconv.Itoa(i), Limits{})
+			if res.Text != strconv.Itoa(1+i) {
+				t.Errorf("run %d: %q", i, res.Text)
+			}
+		}()
+	}
+	wg.Wait()
+	if kids := childProcesses(t); len(kids) > 2 {
+		t.Errorf("%d workers alive, the pool may have 2", len(kids))
+	}
+}

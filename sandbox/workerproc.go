@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -27,8 +28,13 @@ type Worker struct {
 	exitErr   error
 	output    *headBuffer // what the worker printed (its crash report, if any)
 
-	runs  int
-	spent bool // not fit for another run
+	// current is the run in progress: the reader hands it the run's call,
+	// called and log frames directly, saving a hand-off per frame.
+	current atomic.Pointer[hostSide]
+
+	runs      int
+	spent     bool      // not fit for another run
+	idleSince time.Time // when it last went back to the pool
 }
 
 // startWorker starts a worker and waits for its ready frame.
@@ -140,6 +146,9 @@ func (w *Worker) readFrames() {
 		f, err := w.conn.receive()
 		if err != nil {
 			return
+		}
+		if h := w.current.Load(); h != nil && h.during(f) {
+			continue
 		}
 		w.frames <- f
 	}

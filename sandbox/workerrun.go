@@ -26,10 +26,12 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 		return res
 	}
 	w.runs++
-	h := &hostSide{w: w, req: req, limits: limits}
-	h.console.keep = limits.MaxLogChars
 	hostCtx, cancel := context.WithCancel(ctx)
+	h := &hostSide{w: w, req: req, limits: limits, ctx: hostCtx}
+	h.console.keep = limits.MaxLogChars
+	w.current.Store(h)
 	defer func() {
+		w.current.Store(nil)
 		cancel()
 		h.calls.Wait()
 	}()
@@ -47,8 +49,8 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 				w.spent = true
 				return h.failure(w.crashReason())
 			}
-			if done, res := h.handle(hostCtx, f); done {
-				return res
+			if f.Type == frameDone {
+				return h.finish(f)
 			}
 		case <-hard.C:
 			// Signal only: tearing down a process that grabbed a lot
@@ -81,6 +83,7 @@ type hostSide struct {
 	w      *Worker
 	req    Request
 	limits Limits
+	ctx    context.Context // ends with the run; nested calls run under it
 
 	console consoleLog
 	calls   sync.WaitGroup
@@ -90,37 +93,52 @@ type hostSide struct {
 	images    []Image
 }
 
-func (h *hostSide) handle(ctx context.Context, f frame) (done bool, res Result) {
+// during handles a frame the worker sends while the run goes on, on the
+// connection reader's goroutine, and reports whether it was one.
+func (h *hostSide) during(f frame) bool {
 	switch f.Type {
 	case frameCalled:
-		h.mu.Lock()
-		h.callNames = append(h.callNames, f.Name)
-		h.mu.Unlock()
-		if h.req.OnCall != nil {
-			h.req.OnCall(f.Name)
-		}
+		h.called(f.Name)
 	case frameLog:
 		if kept := h.console.append(f.Text); kept != "" && h.req.OnLog != nil {
 			h.req.OnLog(kept)
 		}
 	case frameCall:
+		h.called(f.Name)
 		h.calls.Add(1)
-		go h.serveCall(ctx, f)
-	case frameDone:
-		if f.Result == nil {
-			h.w.spent = true
-			return true, h.failure(msgWorkerCrashed)
-		}
-		if f.Abandoned {
-			h.w.abandon()
-		}
-		res := *f.Result
-		h.mu.Lock()
-		res.Images = h.images
-		h.mu.Unlock()
-		return true, res
+		go h.serveCall(h.ctx, f)
+	default:
+		return false
 	}
-	return false, Result{}
+	return true
+}
+
+// finish turns the done frame into the run's Result.
+func (h *hostSide) finish(f frame) Result {
+	if f.Result == nil {
+		h.w.spent = true
+		return h.failure(msgWorkerCrashed)
+	}
+	if f.Abandoned {
+		h.w.abandon()
+	}
+	res := *f.Result
+	h.mu.Lock()
+	res.Images = h.images
+	h.mu.Unlock()
+	return res
+}
+
+// called records a nested call the script made. A call that reaches the host
+// is announced by its call frame; one rejected in the worker (over the cap)
+// by a called frame.
+func (h *hostSide) called(name string) {
+	h.mu.Lock()
+	h.callNames = append(h.callNames, name)
+	h.mu.Unlock()
+	if h.req.OnCall != nil {
+		h.req.OnCall(name)
+	}
 }
 
 // serveCall executes one nested call for the worker and answers it.

@@ -20,8 +20,12 @@ type WorkerOptions struct {
 	// protocol on in-memory pipes: for tests and trusted scripts. A script
 	// that exhausts memory then takes the whole process down.
 	InProcess bool
-	// Warm is how many idle workers are kept ready; default GOMAXPROCS.
+	// Warm is how many idle workers are kept ready at all times; default
+	// GOMAXPROCS.
 	Warm int
+	// IdleTimeout is how long a worker above the warm count may stay idle
+	// after a burst before it is stopped.
+	IdleTimeout time.Duration
 	// MaxWorkers bounds the workers alive at once (idle and busy); Runs
 	// beyond it wait. Default: four per GOMAXPROCS, at least eight.
 	MaxWorkers int
@@ -40,6 +44,7 @@ const (
 	DefaultMaxRuns      = 200
 	DefaultMemoryLimit  = 512 << 20
 	DefaultStartTimeout = 10 * time.Second
+	DefaultIdleTimeout  = time.Minute
 )
 
 func (o WorkerOptions) withDefaults() (WorkerOptions, error) {
@@ -67,6 +72,9 @@ func (o WorkerOptions) withDefaults() (WorkerOptions, error) {
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = DefaultStartTimeout
 	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
 	if o.Logger == nil {
 		nop := zerolog.Nop()
 		o.Logger = &nop
@@ -81,11 +89,13 @@ type Workers struct {
 	opts  WorkerOptions
 	slots chan struct{} // one per live worker allowed
 
-	mu     sync.Mutex
-	idle   []*Worker
-	closed bool
-	bg     sync.WaitGroup // replenishing and stopping in the background
-	active sync.WaitGroup // runs in flight
+	mu         sync.Mutex
+	idle       []*Worker     // most recently used last
+	returned   chan struct{} // closed and replaced whenever a worker goes idle
+	closed     bool
+	stopReaper chan struct{}
+	bg         sync.WaitGroup // replenishing and stopping in the background
+	active     sync.WaitGroup // runs in flight
 }
 
 // ErrClosed is returned by Acquire after Close.
@@ -98,7 +108,7 @@ func NewWorkers(opts WorkerOptions) (*Workers, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Workers{opts: opts, slots: make(chan struct{}, opts.MaxWorkers)}
+	p := &Workers{opts: opts, slots: make(chan struct{}, opts.MaxWorkers), stopReaper: make(chan struct{}), returned: make(chan struct{})}
 	for i := 0; i < opts.Warm; i++ {
 		p.slots <- struct{}{}
 		w, err := startWorker(opts)
@@ -109,7 +119,36 @@ func NewWorkers(opts WorkerOptions) (*Workers, error) {
 		}
 		p.idle = append(p.idle, w)
 	}
+	p.bg.Add(1)
+	go p.reapIdle()
 	return p, nil
+}
+
+// reapIdle stops workers that stayed idle above the warm count for longer
+// than IdleTimeout: a burst of concurrent Execs is served warm, and the
+// pool shrinks back once the burst is over.
+func (p *Workers) reapIdle() {
+	defer p.bg.Done()
+	tick := time.NewTicker(p.opts.IdleTimeout / 2)
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.stopReaper:
+			return
+		case now := <-tick.C:
+			p.mu.Lock()
+			var stale []*Worker
+			for len(p.idle) > p.opts.Warm && now.Sub(p.idle[0].idleSince) > p.opts.IdleTimeout {
+				stale = append(stale, p.idle[0])
+				p.idle = p.idle[1:]
+			}
+			p.mu.Unlock()
+			for _, w := range stale {
+				w.stop()
+				<-p.slots
+			}
+		}
+	}
 }
 
 // Run acquires a worker, runs the script on it and releases it. It always
@@ -127,8 +166,8 @@ func (p *Workers) Run(ctx context.Context, req Request) Result {
 	return w.Run(ctx, req)
 }
 
-// Acquire takes an idle worker, or starts one if the pool may grow. Every
-// acquired worker must be released.
+// Acquire takes an idle worker, or starts one if the pool may grow, or waits
+// for one of the two. Every acquired worker must be released.
 func (p *Workers) Acquire(ctx context.Context) (*Worker, error) {
 	p.mu.Lock()
 	if p.closed {
@@ -136,37 +175,46 @@ func (p *Workers) Acquire(ctx context.Context) (*Worker, error) {
 		return nil, ErrClosed
 	}
 	p.active.Add(1)
-	if n := len(p.idle); n > 0 {
-		w := p.idle[n-1]
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
-		return w, nil
-	}
 	p.mu.Unlock()
-	select {
-	case p.slots <- struct{}{}:
-	case <-ctx.Done():
-		p.active.Done()
-		return nil, ctx.Err()
+	for {
+		p.mu.Lock()
+		if n := len(p.idle); n > 0 {
+			w := p.idle[n-1]
+			p.idle = p.idle[:n-1]
+			p.mu.Unlock()
+			return w, nil
+		}
+		returned := p.returned
+		p.mu.Unlock()
+		select {
+		case p.slots <- struct{}{}:
+			w, err := startWorker(p.opts)
+			if err != nil {
+				<-p.slots
+				p.active.Done()
+				return nil, err
+			}
+			return w, nil
+		case <-returned:
+			// A worker came back: take it if no one else did.
+		case <-ctx.Done():
+			p.active.Done()
+			return nil, ctx.Err()
+		}
 	}
-	w, err := startWorker(p.opts)
-	if err != nil {
-		<-p.slots
-		p.active.Done()
-		return nil, err
-	}
-	return w, nil
 }
 
-// Release returns a worker after a run: back to the idle set if it is fit
-// and the pool wants it, otherwise it is stopped (and, if the pool fell
-// below its warm size, replaced in the background).
+// Release returns a worker after a run: back to the idle set if it is fit,
+// otherwise it is stopped (and, if the pool fell below its warm size,
+// replaced in the background).
 func (p *Workers) Release(w *Worker) {
 	defer p.active.Done()
 	p.mu.Lock()
-	keep := !p.closed && !w.spent && w.runs < p.opts.MaxRuns && len(p.idle) < p.opts.Warm
-	if keep {
+	if !p.closed && !w.spent && w.runs < p.opts.MaxRuns {
+		w.idleSince = time.Now()
 		p.idle = append(p.idle, w)
+		close(p.returned) // wake every Acquire waiting for a worker
+		p.returned = make(chan struct{})
 		p.mu.Unlock()
 		return
 	}
@@ -220,6 +268,7 @@ func (p *Workers) Close() error {
 	idle := p.idle
 	p.idle = nil
 	p.mu.Unlock()
+	close(p.stopReaper)
 	p.active.Wait()
 	for _, w := range idle {
 		w.stop()
