@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpexec/mcpexec/internal/fixtures"
 	"github.com/mcpexec/mcpexec/internal/testservers"
@@ -188,5 +189,20 @@ func TestEDGE17_FunnelRoutesByLookupNotBySplit(t *testing.T) {
 	}
 	if pool.GroupKey("mcp__a__b__x") != "a" {
 		t.Fatal("grouping key must stay split(\"__\")[1]")
+	}
+}
+
+func TestServerThatNeverAnswersToolsListFailsAlone(t *testing.T) {
+	stalled := &testservers.Replay{StallList: true}
+	m := start(t, []pool.ServerConfig{{Name: "stalled", Dial: stalled.Dial}, behaviourInMemory("b")},
+		pool.Options{ConnectTimeout: 50 * time.Millisecond})
+	st := statusOf(t, m, "stalled")
+	if st.State != pool.StateRetrying || !errors.Is(st.Err, context.DeadlineExceeded) {
+		t.Fatalf("stalled: %+v", st)
+	}
+	// The short timeout applies to b too; under load it may need a retry.
+	waitFor(t, m, "the other server", has("mcp__b__text"))
+	if _, err := m.Call(context.Background(), "mcp__b__text", raw(`{}`)); err != nil {
+		t.Fatalf("the other server: %v", err)
 	}
 }

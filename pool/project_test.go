@@ -66,3 +66,16 @@ func TestProjectIsErrorPassesTheToolTextThrough(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkProject(b *testing.B) {
+	res := &mcp.CallToolResult{
+		StructuredContent: map[string]any{"k": 1.0},
+		Content:           []mcp.Content{&mcp.TextContent{Text: `{"k":1}`}, &mcp.ImageContent{MIMEType: "image/png", Data: []byte{1}}},
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := pool.Project("mcp__s__t", res); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

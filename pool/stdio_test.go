@@ -163,3 +163,22 @@ func TestStdioServerIgnoringStopRequestsIsKilled(t *testing.T) {
 	}
 	waitDead(t, "grandchild", grandchild)
 }
+
+func TestStdioEnvIsConfiguredOnTopOfTheDaemons(t *testing.T) {
+	t.Setenv("MCPEXEC_INHERITED", "from the daemon")
+	t.Setenv("MCPEXEC_OVERRIDDEN", "from the daemon")
+	cfg := behaviourStdio("proc", "")
+	cfg.Env["MCPEXEC_OVERRIDDEN"] = "configured"
+	cfg.Env["MCPEXEC_ONLY_CONFIGURED"] = "configured too"
+	m := start(t, []pool.ServerConfig{cfg}, pool.Options{})
+	for name, want := range map[string]string{
+		"MCPEXEC_INHERITED":       "from the daemon",
+		"MCPEXEC_OVERRIDDEN":      "configured",
+		"MCPEXEC_ONLY_CONFIGURED": "configured too",
+	} {
+		res, err := m.Call(context.Background(), "mcp__proc__getenv", raw(`{"name":"`+name+`"}`))
+		if err != nil || res.Value != want {
+			t.Errorf("%s = %v (%v), want %q", name, res.Value, err, want)
+		}
+	}
+}

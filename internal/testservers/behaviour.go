@@ -56,6 +56,8 @@ var objectSchema = json.RawMessage(`{"type":"object"}`)
 //	hang: returns only when the call is cancelled
 //	add_tool / remove_tool: change the tool list ({"name": "..."}), which
 //	  sends notifications/tools/list_changed
+//
+// With Process set, also crash, pid, spawn and getenv ({"name": "..."}).
 func Behaviour(opts BehaviourOptions) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "behaviour", Version: "1"},
 		&mcp.ServerOptions{Instructions: BehaviourInstructions})
@@ -131,6 +133,9 @@ func Behaviour(opts BehaviourOptions) *mcp.Server {
 		})
 		add("pid", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text(strconv.Itoa(os.Getpid())), nil
+		})
+		add("getenv", func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text(os.Getenv(nameArg(req))), nil
 		})
 		add("spawn", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			pid, err := spawnSleeper()

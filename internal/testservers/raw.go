@@ -32,6 +32,8 @@ type Replay struct {
 	// ListResult, when set, replaces every tools/list result verbatim (for
 	// malformed replies).
 	ListResult json.RawMessage
+	// StallList leaves every tools/list unanswered.
+	StallList bool
 
 	mu    sync.Mutex
 	conns map[*replayConn]struct{}
@@ -137,6 +139,9 @@ func (r *Replay) Serve(rw io.ReadWriteCloser) error {
 		var req request
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil || req.ID == nil {
 			continue // notifications and responses need no answer
+		}
+		if req.Method == "tools/list" && r.StallList {
+			continue
 		}
 		result, rpcErr := r.answer(req)
 		msg := map[string]any{"jsonrpc": "2.0", "id": req.ID}
