@@ -142,7 +142,7 @@ func (g *gate) Admit(_ context.Context, name string, args json.RawMessage) error
 	return nil
 }
 
-func TestNFR3_EveryCallPassesTheGateFirst(t *testing.T) {
+func TestNFR3_CONV8_EveryCallPassesTheGateFirst(t *testing.T) {
 	g := &gate{deny: "mcp__b__echo"}
 	m := start(t, []pool.ServerConfig{behaviourInMemory("b")}, pool.Options{Gate: g})
 	if _, err := m.Call(context.Background(), "mcp__b__text", raw(`{"a":1}`)); err != nil {
@@ -163,9 +163,10 @@ func TestNFR3_EveryCallPassesTheGateFirst(t *testing.T) {
 	}
 }
 
-func TestCONV8_ExcludedToolIsNeitherListedNorCallable(t *testing.T) {
+func TestCONV6_EDGE27_ExcludedToolIsNeitherListedNorCallable(t *testing.T) {
 	exclude := func(name string) bool { return name == "mcp__b__text" }
-	m := start(t, []pool.ServerConfig{behaviourInMemory("b")}, pool.Options{Exclude: exclude})
+	g := &gate{}
+	m := start(t, []pool.ServerConfig{behaviourInMemory("b")}, pool.Options{Exclude: exclude, Gate: g})
 	if _, ok := m.Snapshot().Lookup("mcp__b__text"); ok {
 		t.Fatal("excluded tool is in the pool")
 	}
@@ -173,6 +174,10 @@ func TestCONV8_ExcludedToolIsNeitherListedNorCallable(t *testing.T) {
 	var ce *pool.CallError
 	if !errors.As(err, &ce) || ce.Kind != pool.KindUnknownTool {
 		t.Fatalf("err = %v, want unknown tool", err)
+	}
+	// EDGE-27: an excluded tool's call never reaches the host's gate.
+	if len(g.asked) != 0 {
+		t.Fatalf("the gate was asked about %v", g.asked)
 	}
 	m.SetExclude(nil)
 	if _, err := m.Call(context.Background(), "mcp__b__text", raw(`{}`)); err != nil {
