@@ -1,0 +1,68 @@
+package exectool
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpexec/mcpexec/catalog"
+)
+
+// Name is the tool's name in tools[], in permission rules and in the
+// collapsed line.
+const Name = "Exec"
+
+// ConcurrencySafe is false: a script can reach any MCP tool, so Exec is
+// conservatively treated as unsafe to run beside other tools (NFR-9).
+const ConcurrencySafe = false
+
+// Description is Exec's description in tools[]: a constant. It names the
+// reserved search namespace from the same constants the sandbox and the
+// catalog use, and nothing of the pool.
+var Description = fmt.Sprintf(`Run a JavaScript script in an isolated sandbox that can call MCP tools.
+
+The script is the body of an async function: use await, and return a value. The global "tools" holds every MCP tool available in this session as an async function, under the full name the catalog gives it: await tools.<name>({ ...arguments }) resolves to the tool's output: its structured result when it has one, otherwise its text, otherwise null. Names that are not JavaScript identifiers take brackets: tools["<name>"]({ ... }). Arguments must be a plain object. Chain several calls in one script and pass results from one to the next; a failed call rejects, and try/catch lets the script go on.
+
+The tools available are listed in catalog messages in the conversation. To find a tool the catalog does not show, call %s; it returns the matching tools with their signatures.
+
+console.log output is returned together with the return value. The sandbox has no require, import, eval, fetch, file system or network: only tools and console. The script runs under a time budget; tool calls that completed before a failure stay in effect.`,
+	catalog.SearchCallForm()+"(...)")
+
+// inputSchema is the parameter schema: one required string.
+var inputSchema = json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":"The JavaScript to run: the body of an async function. Use await for tool calls and return the result."}},"required":["code"],"additionalProperties":false}`)
+
+// InputSchema returns the parameter schema (a fresh copy).
+func InputSchema() json.RawMessage { return append(json.RawMessage(nil), inputSchema...) }
+
+// ErrBadArguments marks an argument error: Exec returns it as a failed
+// result without starting a sandbox (EDGE-8).
+var ErrBadArguments = errors.New("exec: bad arguments")
+
+// ParseArguments returns the script from Exec's arguments. Missing, non-string
+// or blank code is an argument error whose message is written for the model.
+func ParseArguments(args json.RawMessage) (code string, err error) {
+	var in struct {
+		Code *json.RawMessage `json:"code"`
+	}
+	if err := json.Unmarshal(args, &in); err != nil {
+		return "", argumentError(`Exec takes one argument object: { "code": "<the JavaScript to run>" }.`)
+	}
+	if in.Code == nil {
+		return "", argumentError(`Exec needs "code": the JavaScript to run.`)
+	}
+	if err := json.Unmarshal(*in.Code, &code); err != nil {
+		return "", argumentError(`"code" must be a string holding the JavaScript to run.`)
+	}
+	if strings.TrimSpace(code) == "" {
+		return "", argumentError(`"code" is empty: pass the JavaScript to run.`)
+	}
+	return code, nil
+}
+
+type argError struct{ msg string }
+
+func (e *argError) Error() string { return e.msg }
+func (e *argError) Unwrap() error { return ErrBadArguments }
+
+func argumentError(msg string) error { return &argError{msg: msg} }

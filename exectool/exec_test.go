@@ -1,0 +1,96 @@
+package exectool
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/mcpexec/mcpexec/catalog"
+)
+
+func TestBCAST1_NFR5_DescriptionIsAPoolIndependentConstant(t *testing.T) {
+	for _, banned := range []string{"mcp__", "PARTIAL", "catalog is partial"} {
+		if strings.Contains(Description, banned) {
+			t.Errorf("description contains %q", banned)
+		}
+	}
+	if strings.IndexFunc(Description, unicode.IsDigit) >= 0 {
+		t.Error("description contains a figure (a budget, a limit, a count)")
+	}
+	// It names the sandbox's API surface, the reserved namespace from the
+	// same constant the sandbox and the catalog use.
+	for _, want := range []string{`"tools"`, "await", catalog.SearchCallForm(), "console.log", "return"} {
+		if !strings.Contains(Description, want) {
+			t.Errorf("description lacks %q", want)
+		}
+	}
+}
+
+func TestCAT8_DescriptionDoesNotChangeWithThePool(t *testing.T) {
+	// Description is a package-level value computed from constants only:
+	// rendering catalogs of different pools cannot touch it.
+	before := Description
+	catalog.Render([]catalog.Tool{{Name: "mcp__a__b", Description: "x"}}, catalog.Options{})
+	catalog.Render(nil, catalog.Options{})
+	if Description != before {
+		t.Fatal("description changed")
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(InputSchema(), &schema); err != nil {
+		t.Fatalf("input schema is not JSON: %v", err)
+	}
+}
+
+func TestNFR9_ExecIsNotConcurrencySafe(t *testing.T) {
+	if ConcurrencySafe {
+		t.Error("Exec must not be marked concurrency-safe")
+	}
+}
+
+func TestEDGE8_MissingOrBlankCodeIsAnArgumentError(t *testing.T) {
+	for _, args := range []string{`{}`, `{"code":""}`, `{"code":"   \n\t"}`, `{"code":42}`, `{"code":null}`, `[]`, `"x"`, ``} {
+		code, err := ParseArguments(json.RawMessage(args))
+		if err == nil || !errors.Is(err, ErrBadArguments) {
+			t.Errorf("%s: code %q err %v, want an argument error", args, code, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), "code") {
+			t.Errorf("%s: message %q does not name the parameter", args, err)
+		}
+	}
+	code, err := ParseArguments(json.RawMessage(`{"code":"return 1"}`))
+	if err != nil || code != "return 1" {
+		t.Errorf("valid arguments: %q, %v", code, err)
+	}
+}
+
+func TestSUM1_SUM2_SUM3_SUM5_SUM6_Summary(t *testing.T) {
+	cases := []struct {
+		calls  []string
+		failed bool
+		want   string
+	}{
+		{nil, false, "0 tool calls"},
+		{[]string{"mcp__a__x"}, false, "1 tool call\nmcp__a__x"},
+		{[]string{"mcp__a__x", "mcp__b__y"}, false, "2 tool calls\nmcp__a__x\nmcp__b__y"},
+		{[]string{"mcp__a__x", "mcp__b__y", "mcp__c__z"}, false, "... 3 tool calls\nmcp__b__y\nmcp__c__z"},
+		{[]string{"mcp__a__x", "mcp__b__y"}, true, "failed"},
+	}
+	for _, c := range cases {
+		got := Summary(c.calls, c.failed)
+		if got != c.want {
+			t.Errorf("Summary(%v, %v) = %q, want %q", c.calls, c.failed, got, c.want)
+		}
+		if strings.Contains(got, Name) {
+			t.Errorf("summary %q repeats the tool name", got)
+		}
+	}
+}
+
+func TestSUM8_CollapsedLineIsTheToolNameAlone(t *testing.T) {
+	if CollapsedLine() != "Exec" {
+		t.Errorf("collapsed line %q", CollapsedLine())
+	}
+}
