@@ -15,8 +15,17 @@ import (
 	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/messages"
+	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
 )
+
+// The permission gate plugs into the funnel as it is.
+var _ pool.Gate = (*permissions.Gate)(nil)
+
+// The pool constructor's exclusion comes from permissions.Excludes.
+func excludeFor(cfg messages.Config) pool.Exclude {
+	return func(name string) bool { return permissions.Excludes(cfg, name) }
+}
 
 // guard bounds every wait; reaching it is a failure, never the expected path.
 const guard = 30 * time.Second
@@ -177,16 +186,6 @@ func TestPoolActorCancelAndDeadlineEndHangingCalls(t *testing.T) {
 
 func TestCONV6_ConfigChangedExcludesDeniedTools(t *testing.T) {
 	system := newSystem(t)
-	excludeFor := func(cfg messages.Config) pool.Exclude {
-		return func(name string) bool {
-			for _, d := range cfg.Deny {
-				if d == name {
-					return true
-				}
-			}
-			return false
-		}
-	}
 	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}, ExcludeFor: excludeFor})
 	_, changes := subscribe(t, system, p, "mcp__b__text")
 
@@ -205,6 +204,9 @@ func TestCONV6_ConfigChangedExcludesDeniedTools(t *testing.T) {
 	if hasTool("mcp__b__text")(request[*messages.PoolSnapshot](t, system, p.PID(), &messages.GetPoolSnapshot{}).Snapshot) {
 		t.Fatal("a failed reload lifted the exclusion")
 	}
+	// disallowedTools naming the whole server empties the pool.
+	system.Root.Send(p.PID(), &messages.ConfigChanged{Config: messages.Config{DisallowedTools: []string{"mcp__b"}}})
+	waitChange(t, changes, "server b disallowed", func(s *pool.Snapshot) bool { return s.Len() == 0 })
 }
 
 func TestPoolActorStopLeavesNothingRunning(t *testing.T) {
