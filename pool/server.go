@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,7 +23,14 @@ type server struct {
 	m       *Manager
 	changed chan struct{} // list_changed signals, coalesced
 	live    atomic.Pointer[liveSession]
+	tried   sync.Once // the first attempt has finished
 }
+
+// errClosedByServer ends a session the server closed (or died in).
+var errClosedByServer = errors.New("connection closed by the server")
+
+// firstAttemptDone tells the Manager, once, that this server has been tried.
+func (s *server) firstAttemptDone() { s.tried.Do(s.m.attempted) }
 
 // liveSession is the connection calls go to.
 type liveSession struct {
@@ -32,9 +40,8 @@ type liveSession struct {
 
 func (s *server) run(ctx context.Context) {
 	log := s.m.log.With().Str("server", s.cfg.Name).Logger()
-	first := true
 	for attempt := 0; ; attempt++ {
-		up, err := s.connectAndServe(ctx, &first)
+		up, err := s.connectAndServe(ctx)
 		if ctx.Err() != nil {
 			return
 		}
@@ -46,10 +53,7 @@ func (s *server) run(ctx context.Context) {
 		delay := Backoff(attempt, s.m.opts.BackoffBase, s.m.opts.BackoffMax)
 		log.Warn().Err(err).Dur("retry_in", delay).Msg("mcp server unavailable")
 		s.m.withdraw(s.cfg.Name, StateRetrying, err)
-		if first {
-			first = false
-			s.m.attempted()
-		}
+		s.firstAttemptDone()
 		timer := time.NewTimer(delay)
 		select {
 		case <-ctx.Done():
@@ -62,7 +66,7 @@ func (s *server) run(ctx context.Context) {
 
 // connectAndServe runs one connection until it ends. up is how long the
 // server's tools were in the pool (0 if they never got there).
-func (s *server) connectAndServe(ctx context.Context, first *bool) (up time.Duration, err error) {
+func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err error) {
 	tap := newListTap()
 	transport, err := transportFor(ctx, s.cfg, &s.m.opts, tap)
 	if err != nil {
@@ -97,10 +101,10 @@ func (s *server) connectAndServe(ctx context.Context, first *bool) (up time.Dura
 	}()
 	defer func() {
 		s.live.Store(nil)
-		_ = session.Close()
+		_ = session.Close() // for stdio: returns once the process is reaped
 		<-ended
-		if err == nil && ctx.Err() == nil {
-			err = errors.New("connection closed")
+		if errors.Is(err, errClosedByServer) {
+			err = explain(transport, err)
 		}
 	}()
 	// Drop a signal left over from an earlier connection: we list now anyway.
@@ -121,16 +125,13 @@ func (s *server) connectAndServe(ctx context.Context, first *bool) (up time.Dura
 	s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Tools: tools})
 	s.m.log.Debug().Str("server", s.cfg.Name).Int("tools", len(tools)).Msg("mcp server connected")
 	since := time.Now()
-	if *first {
-		*first = false
-		s.m.attempted()
-	}
+	s.firstAttemptDone()
 	for {
 		select {
 		case <-ctx.Done():
 			return time.Since(since), nil
 		case <-ended:
-			return time.Since(since), explain(transport, errors.New("connection closed by the server"))
+			return time.Since(since), errClosedByServer
 		case <-s.changed:
 			tools, err := s.list(ctx, session, tap)
 			if err != nil {

@@ -9,8 +9,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/pool"
@@ -77,7 +80,8 @@ func TestStdioCloseKillsTheWholeProcessGroup(t *testing.T) {
 
 func TestStdioCrashMidCallOthersKeepWorkingPoolDropsAndRegainsTools(t *testing.T) {
 	block := filepath.Join(t.TempDir(), "block")
-	m := start(t, []pool.ServerConfig{behaviourStdio("proc", block), behaviourInMemory("b")}, pool.Options{})
+	logs := &syncBuffer{}
+	m := start(t, []pool.ServerConfig{behaviourStdio("proc", block), behaviourInMemory("b")}, pool.Options{Logger: zerolog.New(logs)})
 	first := callInt(t, m, "mcp__proc__pid")
 	grandchild := callInt(t, m, "mcp__proc__spawn")
 	if err := os.WriteFile(block, nil, 0o600); err != nil {
@@ -109,7 +113,11 @@ func TestStdioCrashMidCallOthersKeepWorkingPoolDropsAndRegainsTools(t *testing.T
 		err.Error() != `MCP tool "mcp__proc__pid" is not available: its server "proc" is not connected right now.` {
 		t.Fatalf("err = %v, want server down", err)
 	}
-	// Failed restarts report the server's own words.
+	// The crash was logged with the exit status; failed restarts report the
+	// server's own words.
+	if !strings.Contains(logs.String(), "exit status 3") {
+		t.Errorf("log does not explain the crash:\n%s", logs.String())
+	}
 	deadline := time.Now().Add(patience)
 	for {
 		st := statusOf(t, m, "proc")
@@ -181,4 +189,22 @@ func TestStdioEnvIsConfiguredOnTopOfTheDaemons(t *testing.T) {
 			t.Errorf("%s = %v (%v), want %q", name, res.Value, err, want)
 		}
 	}
+}
+
+// syncBuffer is a log sink safe for concurrent writers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
