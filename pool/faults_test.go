@@ -206,3 +206,17 @@ func TestServerThatNeverAnswersToolsListFailsAlone(t *testing.T) {
 		t.Fatalf("the other server: %v", err)
 	}
 }
+
+func TestReadyEvenWhenStoppedDuringTheFirstAttempt(t *testing.T) {
+	stalled := &testservers.Replay{StallList: true}
+	ctx, cancel := context.WithCancel(context.Background())
+	m, err := pool.New(ctx, []pool.ServerConfig{{Name: "stalled", Dial: stalled.Dial}}, pool.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	<-m.Ready()
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

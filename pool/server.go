@@ -40,6 +40,7 @@ type liveSession struct {
 
 func (s *server) run(ctx context.Context) {
 	log := s.m.log.With().Str("server", s.cfg.Name).Logger()
+	defer s.firstAttemptDone() // stopped before its first attempt ended
 	for attempt := 0; ; attempt++ {
 		up, err := s.connectAndServe(ctx)
 		if ctx.Err() != nil {
