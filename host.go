@@ -1,0 +1,65 @@
+package mcpexec
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/mcpexec/mcpexec/pool"
+	"github.com/mcpexec/mcpexec/sandbox"
+)
+
+// execHost serves one Exec run's nested calls. A tool call goes through the
+// same funnel as a flat call (NFR-3): the permission gate, then the pool;
+// a search goes to the index of the run's own view, the same pool the run
+// can reach (SEARCH-4).
+type execHost struct {
+	s    *System
+	view *view
+}
+
+func (h execHost) CallTool(ctx context.Context, name string, args json.RawMessage) (sandbox.CallResult, error) {
+	res, err := h.s.call(ctx, name, args)
+	if err != nil {
+		return sandbox.CallResult{}, err
+	}
+	value, err := valueJSON(res)
+	if err != nil {
+		return sandbox.CallResult{}, err
+	}
+	return sandbox.CallResult{Value: value, Images: images(res)}, nil
+}
+
+func (h execHost) Search(_ context.Context, args json.RawMessage) (json.RawMessage, error) {
+	results, err := h.view.searchIndex(h.s.renderer).Search(args)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(results)
+}
+
+var errUnreadableResult = errors.New("The tool returned a result that could not be read.")
+
+// valueJSON is a projected tool value as JSON: the structured content, the
+// text as a JSON string, or null (ORCH-2).
+func valueJSON(res pool.Result) (json.RawMessage, error) {
+	if res.Value == nil {
+		return json.RawMessage("null"), nil
+	}
+	data, err := json.Marshal(res.Value)
+	if err != nil {
+		return nil, errUnreadableResult
+	}
+	return data, nil
+}
+
+func images(res pool.Result) []sandbox.Image {
+	if len(res.Images) == 0 {
+		return nil
+	}
+	out := make([]sandbox.Image, len(res.Images))
+	for i, img := range res.Images {
+		out[i] = sandbox.Image{MIMEType: img.MIMEType, Data: img.Data}
+	}
+	return out
+}

@@ -1,0 +1,221 @@
+package mcpexec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/rs/zerolog"
+
+	"github.com/mcpexec/mcpexec/actors"
+	"github.com/mcpexec/mcpexec/catalog"
+	"github.com/mcpexec/mcpexec/hotreload"
+	"github.com/mcpexec/mcpexec/internal/actorlog"
+	"github.com/mcpexec/mcpexec/messages"
+	"github.com/mcpexec/mcpexec/permissions"
+	"github.com/mcpexec/mcpexec/pool"
+	"github.com/mcpexec/mcpexec/sandbox"
+)
+
+// MaybeRunWorker turns this process into a sandbox worker when it was started
+// as one, and exits; otherwise it returns at once. Call it first in main.
+func MaybeRunWorker() { sandbox.MaybeRunWorker() }
+
+// Options configure a System. The zero value is a System with no MCP
+// servers and default settings.
+type Options struct {
+	// Servers are the MCP servers to connect; ServersFile, if set, names a
+	// file in the common {"mcpServers": {...}} format whose servers are
+	// added. With neither, the session has no MCP manager.
+	Servers     []pool.ServerConfig
+	ServersFile string
+	// SettingsPath is the settings file (enableExec, permissions,
+	// disallowedTools), hot-reloaded; "allow always" answers are saved to
+	// it. Empty: default settings, and such answers last for the session.
+	SettingsPath string
+	// ManagedSettingsPath and RemoteSettingsURL are optional administrator
+	// sources; their enableExec wins over the settings file.
+	ManagedSettingsPath string
+	RemoteSettingsURL   string
+	// Prompter asks the person about calls no rule settles; nil denies
+	// them.
+	Prompter permissions.Prompter
+	// Limits bound every Exec run; zero fields take sandbox defaults.
+	Limits sandbox.Limits
+	// CatalogBudget is the catalog budget in estimated tokens; zero takes
+	// catalog.DefaultBudget.
+	CatalogBudget int
+	// Workers configure the sandbox worker processes.
+	Workers sandbox.WorkerOptions
+	// Logger receives diagnostics; default: none.
+	Logger *zerolog.Logger
+}
+
+// System is a running mcpexec: the actor system with its config, pool,
+// permission gate and Exec actors, and the sandbox workers.
+type System struct {
+	logger   zerolog.Logger
+	limits   sandbox.Limits
+	system   *actor.ActorSystem
+	config   permissions.RuleStore
+	settings *hotreload.Service // nil without a settings file
+	gate     *permissions.Gate
+	pool     *actors.Pool // nil without an MCP manager
+	workers  *sandbox.Workers
+	execs    *actors.Execs
+	renderer *catalog.Renderer
+	views    viewCache
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Start starts a System. It fails on setup errors only (an unreadable
+// servers file, a malformed settings file, a binary that cannot start its
+// sandbox workers); a server that fails to connect does not stop it.
+func Start(ctx context.Context, opts Options) (_ *System, err error) {
+	logger := zerolog.Nop()
+	if opts.Logger != nil {
+		logger = *opts.Logger
+	}
+	servers, err := serverConfigs(opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &System{
+		logger:   logger,
+		limits:   opts.Limits,
+		system:   actorlog.NewSystem(logger),
+		renderer: catalog.NewRenderer(catalog.Options{Budget: opts.CatalogBudget}),
+	}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	if opts.SettingsPath != "" {
+		s.settings, err = hotreload.Start(ctx, s.system, hotreload.Options{
+			SettingsPath: opts.SettingsPath, ManagedSettingsPath: opts.ManagedSettingsPath,
+			RemoteURL: opts.RemoteSettingsURL, Logger: &logger,
+		})
+		if err != nil {
+			return nil, err
+		}
+		s.config = s.settings
+	} else {
+		s.config = &sessionRules{config: messages.Config{EnableExec: hotreload.DefaultEnableExec}}
+	}
+	prompter := opts.Prompter
+	if prompter == nil {
+		prompter = noPrompter
+	}
+	if s.gate, err = permissions.StartGate(s.system, permissions.GateOptions{Store: s.config, Prompter: prompter, Logger: &logger}); err != nil {
+		return nil, err
+	}
+	workerOpts := opts.Workers
+	if workerOpts.Logger == nil {
+		workerOpts.Logger = &logger
+	}
+	if s.workers, err = sandbox.NewWorkers(workerOpts); err != nil {
+		return nil, err
+	}
+	s.execs = actors.NewExecs(s.system, s.workers, logger)
+	if servers != nil {
+		if err := s.startPool(servers); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// serverConfigs gathers the configured servers; nil means no MCP manager.
+func serverConfigs(opts Options) ([]pool.ServerConfig, error) {
+	servers := opts.Servers
+	if opts.ServersFile != "" {
+		data, err := os.ReadFile(opts.ServersFile)
+		if err != nil {
+			return nil, fmt.Errorf("mcpexec: servers file: %w", err)
+		}
+		fromFile, err := pool.ParseConfig(data)
+		if err != nil {
+			return nil, fmt.Errorf("mcpexec: servers file %s: %w", opts.ServersFile, err)
+		}
+		servers = append(append([]pool.ServerConfig(nil), servers...), fromFile...)
+		if servers == nil {
+			servers = []pool.ServerConfig{}
+		}
+	}
+	return servers, nil
+}
+
+// startPool starts the pool actor, gated by the permission gate and kept
+// in step with the deny rules as the settings change.
+func (s *System) startPool(servers []pool.ServerConfig) error {
+	excludeFor := func(cfg messages.Config) pool.Exclude {
+		return func(name string) bool { return permissions.Excludes(cfg, name) }
+	}
+	p, err := actors.StartPool(s.system, actors.PoolConfig{
+		Servers:    servers,
+		Options:    pool.Options{Logger: s.logger, Gate: s.gate, Exclude: excludeFor(s.config.Current())},
+		ExcludeFor: excludeFor,
+	})
+	if err != nil {
+		return err
+	}
+	s.pool = p
+	if s.settings != nil {
+		s.system.Root.Send(s.settings.PID(), &messages.SubscribeConfig{Subscriber: p.PID()})
+	}
+	return nil
+}
+
+// Close stops every actor, worker and server process, and returns when they
+// are gone. Exec calls in flight finish first.
+func (s *System) Close() error {
+	s.closeOnce.Do(func() {
+		var errs []error
+		if s.workers != nil {
+			errs = append(errs, s.workers.Close())
+		}
+		if s.pool != nil {
+			s.pool.Stop()
+		}
+		if s.gate != nil {
+			s.gate.Stop()
+		}
+		if s.settings != nil {
+			errs = append(errs, s.settings.Close())
+		}
+		s.system.Shutdown()
+		s.closeErr = errors.Join(errs...)
+	})
+	return s.closeErr
+}
+
+// noPrompter answers for a System with no one to ask: no.
+var noPrompter = permissions.PrompterFunc(func(context.Context, permissions.Question) (permissions.Answer, error) {
+	return permissions.Answer{Kind: permissions.Reject, Reason: "no one is available to approve this call"}, nil
+})
+
+// sessionRules holds the configuration of a System without a settings file:
+// defaults, plus the "allow always" answers of this session.
+type sessionRules struct {
+	mu     sync.Mutex
+	config messages.Config
+}
+
+func (r *sessionRules) Current() messages.Config {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.config
+}
+
+func (r *sessionRules) AllowAlways(_ context.Context, rule string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.config.Allow = append(append([]string(nil), r.config.Allow...), rule)
+	return nil
+}

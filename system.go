@@ -1,0 +1,150 @@
+package mcpexec
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/mcpexec/mcpexec/actors"
+	"github.com/mcpexec/mcpexec/broadcast"
+	"github.com/mcpexec/mcpexec/catalog"
+	"github.com/mcpexec/mcpexec/declare"
+	"github.com/mcpexec/mcpexec/exectool"
+	"github.com/mcpexec/mcpexec/sandbox"
+)
+
+// Declaration is one entry of tools[].
+type Declaration = declare.Declaration
+
+// DeclareOptions describe the agent a request is for: the host's built-in
+// tools, and for a sub-agent its tool set (Allowed, nil for all) and
+// exclusions.
+type DeclareOptions struct {
+	Builtin    []Declaration
+	Allowed    []string
+	Disallowed []string
+}
+
+func (o DeclareOptions) agent() declare.Agent {
+	return declare.Agent{Builtin: o.Builtin, Allowed: o.Allowed, Disallowed: o.Disallowed}
+}
+
+// Declarations returns tools[] for one model request, decided afresh from the
+// pool and the settings as they are now.
+func (s *System) Declarations(opts DeclareOptions) []Declaration {
+	return declare.Assemble(s.snapshot(), s.config.Current(), opts.agent())
+}
+
+// Broadcast returns the meta messages to append to the history before this
+// request: at most one catalog message, and the usage instructions of servers
+// that became available. State is read from the markers in history alone; a
+// nil history (no channel) is silence.
+func (s *System) Broadcast(history broadcast.Channel, opts DeclareOptions) ([]broadcast.Message, error) {
+	if history == nil {
+		return nil, nil
+	}
+	snap := s.snapshot()
+	agent := opts.agent()
+	v := s.view(snap, agent)
+	var out []broadcast.Message
+	msg, ok, err := broadcast.Catalog(history, v.catalog, declare.ExecDeclared(snap, s.config.Current(), agent))
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		out = append(out, msg)
+	}
+	var available []broadcast.ServerInstructions
+	if snap != nil {
+		for _, server := range snap.Servers() {
+			if text, has := snap.Instructions(server); has {
+				available = append(available, broadcast.ServerInstructions{Server: server, Instructions: text})
+			}
+		}
+	}
+	instructions, err := broadcast.Instructions(history, available)
+	if err != nil {
+		return out, err
+	}
+	return append(out, instructions...), nil
+}
+
+// Catalog renders the catalog of the pool as it is now (the body a catalog
+// message carries).
+func (s *System) Catalog() catalog.Catalog {
+	return s.view(s.snapshot(), declare.Agent{}).catalog.Catalog()
+}
+
+// ToolResult is the outcome of a flat MCP call.
+type ToolResult struct {
+	OK     bool
+	Text   string
+	Images []sandbox.Image
+}
+
+// CallFlat runs an MCP tool called directly (Exec off, or a flat
+// declaration): the same funnel as every nested call.
+func (s *System) CallFlat(ctx context.Context, name string, args json.RawMessage) ToolResult {
+	res, err := s.call(ctx, name, args)
+	if err != nil {
+		return ToolResult{Text: err.Error()}
+	}
+	text := ""
+	switch v := res.Value.(type) {
+	case string:
+		text = v
+	case nil:
+	default:
+		data, err := valueJSON(res)
+		if err != nil {
+			return ToolResult{Text: err.Error()}
+		}
+		text = string(data)
+	}
+	return ToolResult{OK: true, Text: text, Images: images(res)}
+}
+
+// ExecResult is the outcome of an Exec call: the result handed to the model
+// (Text and Images) and the summary shown to the person.
+type ExecResult struct {
+	OK      bool
+	Text    string
+	Images  []sandbox.Image
+	Summary string
+	Calls   []string
+}
+
+// Exec runs an Exec call for the main agent; see ExecFor.
+func (s *System) Exec(ctx context.Context, args json.RawMessage, onProgress func(summary string)) ExecResult {
+	return s.ExecFor(ctx, DeclareOptions{}, args, onProgress)
+}
+
+// ExecFor runs an Exec call with the arguments the model gave ({"code": ...})
+// for an agent. The reachable tools are taken from the pool at this moment
+// (CONV-7). onProgress, if set, receives the live summary after every nested
+// call (SUM-4). It always returns a result: argument errors, a denied Exec, a
+// missing MCP manager and every way a script can fail are failure results.
+func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.RawMessage, onProgress func(summary string)) ExecResult {
+	code, err := exectool.ParseArguments(args)
+	if err != nil {
+		return failed(err.Error())
+	}
+	if err := s.gate.Forbidden(exectool.Name); err != nil {
+		return failed(err.Error())
+	}
+	if s.pool == nil {
+		return failed(msgNoMCPManager)
+	}
+	v := s.view(s.snapshot(), opts.agent())
+	req := actors.ExecRequest{Script: sandbox.Request{
+		Code: code, Tools: v.toolSet, Host: execHost{s: s, view: v}, Limits: s.limits, Logger: &s.logger,
+	}}
+	if onProgress != nil {
+		req.OnProgress = func(calls []string) { onProgress(exectool.Summary(calls, false)) }
+	}
+	res := s.execs.Run(ctx, req)
+	return ExecResult{OK: res.OK, Text: res.Text, Images: res.Images, Summary: exectool.Summary(res.Calls, !res.OK), Calls: res.Calls}
+}
+
+func failed(text string) ExecResult {
+	return ExecResult{Text: text, Summary: exectool.Summary(nil, true)}
+}
