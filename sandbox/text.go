@@ -10,12 +10,12 @@ import (
 // They are English, stable for the same input, and carry no limit or budget
 // figure: counts they do state are facts about this run, never tuning.
 
-// searchCallForm is how errors point at the search entry; it is built from
-// the same constants as the rendered catalog and the tools object.
-var searchCallForm = fmt.Sprintf("tools[%q].%s(...)", catalog.SearchNamespace, catalog.SearchMethod)
+// SearchCallName is the name a search takes in the list of nested calls: the
+// call form the catalog renders for it.
+var SearchCallName = catalog.SearchCallForm()
 
-// SearchCallName is the name a search takes in the list of nested calls.
-var SearchCallName = fmt.Sprintf("tools[%q].%s", catalog.SearchNamespace, catalog.SearchMethod)
+// searchCallForm is how errors point at the search entry.
+var searchCallForm = SearchCallName + "(...)"
 
 func msgUnknownTool(name string) string {
 	return fmt.Sprintf("Unknown tool %q: only MCP tools in the current pool are reachable. Use %s to find one.", name, searchCallForm)
