@@ -50,44 +50,43 @@ func Build(servers []ServerTools, exclude Exclude) *Snapshot {
 	for _, s := range servers {
 		total += len(s.Tools)
 	}
-	s := &Snapshot{
-		tools:        make([]Tool, 0, total),
-		index:        make(map[string]int, total),
-		instructions: make(map[string]string, len(servers)),
-	}
-	owner := make(map[string]string, total)
-	conflicted := map[string]bool{}
+	all := make([]Tool, 0, total)
+	s := &Snapshot{instructions: make(map[string]string, len(servers))}
 	for _, srv := range servers {
 		s.servers = append(s.servers, srv.Server)
 		if srv.Instructions != "" {
 			s.instructions[srv.Server] = srv.Instructions
 		}
 		for _, t := range srv.Tools {
-			name := FullName(srv.Server, t.Leaf)
-			if prev, seen := owner[name]; seen {
-				if prev != srv.Server {
-					conflicted[name] = true
-				}
-				continue
-			}
-			owner[name] = srv.Server
-			if exclude != nil && exclude(name) {
-				continue
-			}
-			t.Name, t.Server = name, srv.Server
-			s.tools = append(s.tools, t)
+			t.Name, t.Server = FullName(srv.Server, t.Leaf), srv.Server
+			all = append(all, t)
 		}
 	}
-	if len(conflicted) > 0 {
-		s.tools = slices.DeleteFunc(s.tools, func(t Tool) bool { return conflicted[t.Name] })
-		for name := range conflicted {
-			s.conflicts = append(s.conflicts, name)
-		}
-		slices.Sort(s.conflicts)
+	// Sort a permutation rather than the wide Tool structs; stable, so a
+	// server's first entry of a repeated name comes first.
+	order := make([]int32, len(all))
+	for i := range order {
+		order[i] = int32(i)
 	}
-	slices.SortFunc(s.tools, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
-	for i, t := range s.tools {
-		s.index[t.Name] = i
+	slices.SortStableFunc(order, func(a, b int32) int { return strings.Compare(all[a].Name, all[b].Name) })
+	s.tools = make([]Tool, 0, len(all))
+	s.index = make(map[string]int, len(all))
+	for i := 0; i < len(order); {
+		first := all[order[i]]
+		j, conflict := i+1, false
+		for ; j < len(order) && all[order[j]].Name == first.Name; j++ {
+			conflict = conflict || all[order[j]].Server != first.Server
+		}
+		i = j
+		if conflict {
+			s.conflicts = append(s.conflicts, first.Name)
+			continue
+		}
+		if exclude != nil && exclude(first.Name) {
+			continue
+		}
+		s.index[first.Name] = len(s.tools)
+		s.tools = append(s.tools, first)
 	}
 	slices.Sort(s.servers)
 	return s
