@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/mcpexec/mcpexec/internal/fixtures"
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/pool"
@@ -102,10 +104,15 @@ func TestToolsTheSDKRejectsAreLeftOutAlone(t *testing.T) {
 		json.RawMessage(`{"name":"bad","inputSchema":{"type":"object","properties":{"o":{"type":"object","x-mcp-header":"X-O"}}}}`),
 		json.RawMessage(`{"name":"odd","inputSchema":"not a schema"}`),
 	}}
-	m := start(t, []pool.ServerConfig{{Name: "r", Dial: r.Dial}}, pool.Options{})
+	logs := &syncBuffer{}
+	m := start(t, []pool.ServerConfig{{Name: "r", Dial: r.Dial}}, pool.Options{Logger: zerolog.New(logs)})
 	got := names(m.Snapshot())
 	if strings.Join(got, ",") != "mcp__r__good,mcp__r__odd" {
 		t.Fatalf("pool = %v", got)
+	}
+	// The SDK's reason reaches the pool's log.
+	if !strings.Contains(logs.String(), `"tool":"bad"`) || !strings.Contains(logs.String(), "x-mcp-header") {
+		t.Errorf("log does not say why bad was dropped:\n%s", logs.String())
 	}
 	odd, _ := m.Snapshot().Lookup("mcp__r__odd")
 	if string(odd.InputSchema) != `"not a schema"` {

@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"sync"
@@ -27,7 +28,8 @@ type Options struct {
 	// ClientOptions carries the handlers for requests servers send to the
 	// client (sampling, elicitation, logging...). Declaring a capability
 	// makes some servers list more tools. Its ToolListChangedHandler is
-	// replaced: the pool owns list_changed.
+	// replaced: the pool owns list_changed. A nil Logger sends the SDK's own
+	// log lines to Logger.
 	ClientOptions mcp.ClientOptions
 	// HTTPClient is used for url servers (default: a client of the
 	// Manager's own, whose idle connections Close drops).
@@ -48,6 +50,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.Gate == nil {
 		o.Gate = AllowAll{}
+	}
+	if o.ClientOptions.Logger == nil {
+		o.ClientOptions.Logger = slog.New(zerologHandler{log: o.Logger})
 	}
 	if o.ClientInfo == nil {
 		o.ClientInfo = &mcp.Implementation{Name: "mcpexec", Version: "1"}
