@@ -1,57 +1,132 @@
-// Command demo runs mcpexec scenarios end to end. With no arguments it runs
-// the orchestration script below in the sandbox against two in-process
-// tools and prints what the model would receive.
 package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
-const orchestration = `const a = await tools.mcp__srv__fetch({ id: 1 });
-console.log("fetched", a.title);
-return await tools.mcp__srv__store({ value: a });`
-
-// builtinHost serves the demo's in-process tools.
-type builtinHost struct{}
-
-func (builtinHost) CallTool(_ context.Context, name string, args json.RawMessage) (sandbox.CallResult, error) {
-	switch name {
-	case "mcp__srv__fetch":
-		var in struct {
-			ID int `json:"id"`
-		}
-		if err := json.Unmarshal(args, &in); err != nil {
-			return sandbox.CallResult{}, fmt.Errorf("fetch: %v", err)
-		}
-		out, _ := json.Marshal(map[string]any{"id": in.ID, "title": fmt.Sprintf("record %d", in.ID)})
-		return sandbox.CallResult{Value: out}, nil
-	case "mcp__srv__store":
-		return sandbox.CallResult{Value: json.RawMessage(`{"stored":true}`)}, nil
-	}
-	return sandbox.CallResult{}, fmt.Errorf("unknown tool %s", name)
-}
-
-func (builtinHost) Search(context.Context, json.RawMessage) (json.RawMessage, error) {
-	return json.RawMessage(`[]`), nil
-}
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailed      = 1 // the script failed, or the command could not do its job
+	exitUsage       = 2 // the command line is wrong
+	exitInterrupted = 130
+)
 
 func main() {
-	fmt.Println("Script:")
-	fmt.Println(orchestration)
-	res := sandbox.Run(context.Background(), sandbox.Request{
-		Code:  orchestration,
-		Tools: sandbox.NewToolSet([]string{"mcp__srv__fetch", "mcp__srv__store"}),
-		Host:  builtinHost{},
-	})
-	fmt.Println("\nCalls:", res.Calls)
-	fmt.Println("Result for the model:")
-	fmt.Println(res.Text)
-	if !res.OK {
-		os.Exit(1)
+	// Scripts run in worker processes that are this binary, re-executed:
+	// a worker must never get as far as parsing the command line.
+	sandbox.MaybeRunWorker()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], newConsole())
+	stop()
+	os.Exit(code)
+}
+
+// console is where a command reads and writes: the process's standard
+// streams in main, buffers in tests.
+type console struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	// out and err style what goes to stdout and stderr.
+	out, err style
+	// stdinTerminal reports that stdin is a terminal a person can answer on.
+	stdinTerminal bool
+}
+
+func newConsole() console {
+	return console{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
+		out: styleFor(os.Stdout), err: styleFor(os.Stderr),
+		stdinTerminal: isTerminal(os.Stdin),
 	}
+}
+
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+const usage = `demo shows mcpexec end to end: MCP servers folded into one Exec tool.
+
+usage:
+  demo                      a guided tour (about ten seconds)
+  demo exec [flags] (--script FILE | -)
+                            run one script against the pool
+  demo catalog [--servers FILE] [--budget N]
+                            print the catalog message the model would read
+  demo tools [--servers FILE] [--settings FILE]
+                            print the tool declarations as JSON
+  demo serve-mcp NAME       serve a built-in MCP server over stdio (srv, text, weather)
+
+Without --servers the pool is the built-in servers, run as subprocesses of
+this binary. --servers takes the common {"mcpServers": {...}} file format.
+Run "demo COMMAND -h" for a command's flags.
+`
+
+// run runs one command line and returns the exit status.
+func run(ctx context.Context, args []string, c console) int {
+	if len(args) == 0 {
+		return runTour(ctx, c)
+	}
+	var err error
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "serve-mcp":
+		err = cmdServe(ctx, rest, c)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(c.stdout, usage)
+		return exitOK
+	default:
+		fmt.Fprintf(c.stderr, "demo: unknown command %q\n\n%s", cmd, usage)
+		return exitUsage
+	}
+	return exitCode(ctx, err, c)
+}
+
+// exitCode reports err (if any) and maps it to an exit status.
+func exitCode(ctx context.Context, err error, c console) int {
+	var failed errFailed
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.Is(err, errUsage):
+		return exitUsage
+	case ctx.Err() != nil:
+		fmt.Fprintln(c.stderr, c.err.bad("demo: interrupted"))
+		return exitInterrupted
+	case errors.As(err, &failed):
+		return exitFailed // already reported
+	default:
+		fmt.Fprintln(c.stderr, c.err.bad("demo: "+err.Error()))
+		return exitFailed
+	}
+}
+
+// errFailed is a failure the command has already reported in its output
+// (a script that failed); only the exit status is left to set.
+type errFailed struct{}
+
+func (errFailed) Error() string { return "failed" }
+
+func cmdServe(ctx context.Context, args []string, c console) error {
+	f, err := parseServeFlags(args, c.stderr)
+	if err != nil {
+		return err
+	}
+	err = serveBuiltin(ctx, f.name, f.offlineWhile)
+	if ctx.Err() != nil {
+		return nil // stopped by a signal: the normal way for a server to end
+	}
+	return err
 }
