@@ -3,6 +3,7 @@ package pool_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/pool"
@@ -64,4 +65,38 @@ func benchManager(b *testing.B) *pool.Manager {
 	b.Cleanup(func() { _ = m.Close() })
 	<-m.Ready()
 	return m
+}
+
+// BenchmarkCallToolPaired alternates one raw SDK call and one funnel call
+// per iteration, so both see the same machine load, and reports each side's
+// mean and their ratio (funnel/raw).
+func BenchmarkCallToolPaired(b *testing.B) {
+	ctx := context.Background()
+	transport, err := testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, transport, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer session.Close()
+	m := benchManager(b)
+	var raw, funnel time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "text", Arguments: benchArgs}); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if _, err := m.Call(ctx, "mcp__b__text", benchArgs); err != nil {
+			b.Fatal(err)
+		}
+		raw += t1.Sub(t0)
+		funnel += time.Since(t1)
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(raw.Nanoseconds())/n, "raw-ns/call")
+	b.ReportMetric(float64(funnel.Nanoseconds())/n, "funnel-ns/call")
+	b.ReportMetric(float64(funnel)/float64(raw), "funnel/raw")
 }
