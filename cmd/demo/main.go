@@ -10,7 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/mcpexec/mcpexec/sandbox"
+	"github.com/mcpexec/mcpexec"
 )
 
 // Exit statuses.
@@ -24,7 +24,7 @@ const (
 func main() {
 	// Scripts run in worker processes that are this binary, re-executed:
 	// a worker must never get as far as parsing the command line.
-	sandbox.MaybeRunWorker()
+	mcpexec.MaybeRunWorker()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], newConsole())
@@ -80,6 +80,12 @@ func run(ctx context.Context, args []string, c console) int {
 	}
 	var err error
 	switch cmd, rest := args[0], args[1:]; cmd {
+	case "exec":
+		err = cmdExec(ctx, rest, c)
+	case "catalog":
+		err = cmdCatalog(ctx, rest, c)
+	case "tools":
+		err = cmdTools(ctx, rest, c)
 	case "serve-mcp":
 		err = cmdServe(ctx, rest, c)
 	case "help", "-h", "-help", "--help":

@@ -18,13 +18,28 @@ import (
 const srvInstructions = "A small record store. Records have integer ids 1 to 5. " +
 	"fetch returns a record as an object; store keeps any JSON value and returns the key it was stored under."
 
-// record is what fetch returns.
+// record is what fetch returns, as recordSchema declares it.
 type record struct {
-	ID    int      `json:"id" jsonschema:"the record id"`
-	Title string   `json:"title" jsonschema:"a one-line title"`
-	Owner string   `json:"owner" jsonschema:"who maintains the record"`
-	Tags  []string `json:"tags" jsonschema:"labels, lower case"`
+	ID    int      `json:"id"`
+	Title string   `json:"title"`
+	Owner string   `json:"owner"`
+	Tags  []string `json:"tags"`
 }
+
+// Output schemas are written by hand, as many real servers do: the SDK's
+// inference from Go types makes every slice nullable.
+var (
+	recordSchema = json.RawMessage(`{"type":"object","properties":{` +
+		`"id":{"type":"integer","description":"the record id"},` +
+		`"title":{"type":"string","description":"a one-line title"},` +
+		`"owner":{"type":"string","description":"who maintains the record"},` +
+		`"tags":{"type":"array","items":{"type":"string"},"description":"labels, lower case"}},` +
+		`"required":["id","title","owner","tags"]}`)
+	listSchema = json.RawMessage(`{"type":"object","properties":{` +
+		`"records":{"type":"array","items":{"type":"object","properties":{` +
+		`"id":{"type":"integer"},"title":{"type":"string"}},"required":["id","title"]}}},` +
+		`"required":["records"]}`)
+)
 
 // records are the store's fixed contents: byte-stable replies make the
 // demo's output reproducible.
@@ -82,7 +97,7 @@ func newRecordsServer() *mcp.Server {
 		mu     sync.Mutex
 		stored []json.RawMessage
 	)
-	mcp.AddTool(s, &mcp.Tool{Name: "fetch", Description: "Fetch one record by id."},
+	mcp.AddTool(s, &mcp.Tool{Name: "fetch", Description: "Fetch one record by id.", OutputSchema: recordSchema},
 		func(_ context.Context, _ *mcp.CallToolRequest, in fetchArgs) (*mcp.CallToolResult, *record, error) {
 			r, ok := findRecord(in.ID)
 			if !ok {
@@ -105,7 +120,7 @@ func newRecordsServer() *mcp.Server {
 			mu.Unlock()
 			return nil, &storeReply{Key: key, Stored: in.Value}, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "list", Description: "List record ids and titles, optionally by tag."},
+	mcp.AddTool(s, &mcp.Tool{Name: "list", Description: "List record ids and titles, optionally by tag.", OutputSchema: listSchema},
 		func(_ context.Context, _ *mcp.CallToolRequest, in listArgs) (*mcp.CallToolResult, *listReply, error) {
 			out := &listReply{Records: []listedRecord{}}
 			for _, r := range records {

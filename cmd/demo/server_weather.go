@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"hash/fnv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,24 +22,35 @@ type forecastArgs struct {
 	Days int    `json:"days,omitempty" jsonschema:"how many days, 1 to 7; default 3"`
 }
 
+// forecast is what forecast returns, as forecastSchema declares it.
 type forecast struct {
 	City string        `json:"city"`
 	Days []forecastDay `json:"days"`
 }
 
 type forecastDay struct {
-	Day     int    `json:"day" jsonschema:"0 is today"`
+	Day     int    `json:"day"`
 	Summary string `json:"summary"`
-	HighC   int    `json:"high_c" jsonschema:"highest temperature, degrees Celsius"`
-	LowC    int    `json:"low_c" jsonschema:"lowest temperature, degrees Celsius"`
+	HighC   int    `json:"high_c"`
+	LowC    int    `json:"low_c"`
 }
+
+var forecastSchema = json.RawMessage(`{"type":"object","properties":{` +
+	`"city":{"type":"string"},` +
+	`"days":{"type":"array","items":{"type":"object","properties":{` +
+	`"day":{"type":"integer","description":"0 is today"},` +
+	`"summary":{"type":"string"},` +
+	`"high_c":{"type":"integer","description":"highest temperature, degrees Celsius"},` +
+	`"low_c":{"type":"integer","description":"lowest temperature, degrees Celsius"}},` +
+	`"required":["day","summary","high_c","low_c"]}}},` +
+	`"required":["city","days"]}`)
 
 var skies = []string{"sunny", "cloudy", "light rain", "windy", "fog in the morning"}
 
 func newWeatherServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "1.0.0"},
 		&mcp.ServerOptions{Instructions: weatherInstructions})
-	mcp.AddTool(s, &mcp.Tool{Name: "forecast", Description: "Daily forecast for a city."},
+	mcp.AddTool(s, &mcp.Tool{Name: "forecast", Description: "Daily forecast for a city.", OutputSchema: forecastSchema},
 		func(_ context.Context, _ *mcp.CallToolRequest, in forecastArgs) (*mcp.CallToolResult, *forecast, error) {
 			return nil, makeForecast(in.City, in.Days), nil
 		})
