@@ -165,9 +165,17 @@ func TestPERM1_AskedOnceThenRememberedInTheSettingsFile(t *testing.T) {
 	if q := f.prompter.questions(); !slices.Equal(q, []string{"mcp__b__text"}) {
 		t.Errorf("questions = %v, want one for the leaf tool", q)
 	}
-	data, err := os.ReadFile(f.settings)
-	if err != nil || !strings.Contains(string(data), `"mcp__b__text"`) {
-		t.Errorf("rule not saved under the leaf name: %s (%v)", data, err)
+	// The rule holds at once and is saved in the background: wait for it.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		data, err := os.ReadFile(f.settings)
+		if err == nil && strings.Contains(string(data), `"mcp__b__text"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("rule not saved under the leaf name: %s (%v)", data, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

@@ -33,7 +33,7 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 	defer func() {
 		w.current.Store(nil)
 		cancel()
-		h.calls.Wait()
+		h.end()
 	}()
 
 	if err := w.conn.send(frame{Type: frameStart, Code: req.Code, Tools: req.Tools.Names(), Limits: &limits}); err != nil {
@@ -89,13 +89,38 @@ type hostSide struct {
 	calls   sync.WaitGroup
 
 	mu        sync.Mutex
+	ended     bool // the run returned: frames still in flight are dropped
 	callNames []string
 	images    []Image
+}
+
+// end waits for the nested calls in flight. The reader may still hold this
+// run and be handing it a late frame (after an abort or a kill): ended makes
+// it drop such frames instead of starting calls nobody waits for.
+func (h *hostSide) end() {
+	h.mu.Lock()
+	h.ended = true
+	h.mu.Unlock()
+	h.calls.Wait()
 }
 
 // during handles a frame the worker sends while the run goes on, on the
 // connection reader's goroutine, and reports whether it was one.
 func (h *hostSide) during(f frame) bool {
+	switch f.Type {
+	case frameCalled, frameLog, frameCall:
+	default:
+		return false
+	}
+	h.mu.Lock()
+	ended := h.ended
+	if !ended && f.Type == frameCall {
+		h.calls.Add(1)
+	}
+	h.mu.Unlock()
+	if ended {
+		return true
+	}
 	switch f.Type {
 	case frameCalled:
 		h.called(f.Name)
@@ -105,10 +130,7 @@ func (h *hostSide) during(f frame) bool {
 		}
 	case frameCall:
 		h.called(f.Name)
-		h.calls.Add(1)
 		go h.serveCall(h.ctx, f)
-	default:
-		return false
 	}
 	return true
 }
