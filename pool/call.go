@@ -12,8 +12,8 @@ import (
 // nested. It resolves name in the current pool, asks the gate, sends
 // tools/call to the tool's server with args exactly as given (no renaming,
 // defaults or validation; empty args send {}), and projects the reply with
-// Project. Every error is a *CallError or a *ToolError whose text a caller
-// can show to a model.
+// Project. Every error is a *CallError or a *ToolError (the tool's own
+// isError text) that a caller can show to a model.
 //
 // The name is resolved before the gate so that nobody is asked to approve a
 // tool that does not exist; the server's connection is looked up after it,
@@ -27,6 +27,9 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 		return Result{}, m.unavailable(name)
 	}
 	if err := m.opts.Gate.Admit(ctx, name, args); err != nil {
+		if ctx.Err() != nil { // the caller gave up while the gate waited
+			return Result{}, callError(ctx, name, tool.Server, nil, err)
+		}
 		msg := err.Error()
 		if msg == "" {
 			msg = textDenied(name)

@@ -21,8 +21,6 @@ const (
 	KindServerDown
 	// KindDenied: the gate refused the call.
 	KindDenied
-	// KindToolError: the tool replied with isError.
-	KindToolError
 	// KindProtocol: the server answered tools/call with a JSON-RPC error or
 	// a reply the client could not read.
 	KindProtocol
@@ -32,9 +30,10 @@ const (
 	KindCancelled
 )
 
-// CallError is every error the funnel returns. Error() is the English
-// message a caller shows to a model; Unwrap gives the cause (the gate's
-// error, context.Canceled, the SDK error...).
+// CallError is a call that did not reach a reply: the funnel returns it for
+// every failure except a tool's own isError reply (a *ToolError). Error() is
+// the English message a caller shows to a model; Unwrap gives the cause (the
+// gate's error, context.Canceled, the SDK error...).
 type CallError struct {
 	Tool string
 	Kind ErrorKind

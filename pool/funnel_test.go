@@ -243,3 +243,31 @@ func TestSchemasKeepTheServersKeyOrder(t *testing.T) {
 		t.Fatalf("outputSchema %s, want %s", tool.OutputSchema, testservers.StructuredSchema)
 	}
 }
+
+// waitingGate holds every call until the caller gives up, as a permission
+// prompt nobody answers.
+type waitingGate struct{ asked chan struct{} }
+
+func (g waitingGate) Admit(ctx context.Context, _ string, _ json.RawMessage) error {
+	g.asked <- struct{}{}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func TestCallerGivingUpAtTheGateIsACancellation(t *testing.T) {
+	g := waitingGate{asked: make(chan struct{}, 1)}
+	m := start(t, []pool.ServerConfig{behaviourInMemory("b")}, pool.Options{Gate: g})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := m.Call(ctx, "mcp__b__text", raw(`{}`))
+		done <- err
+	}()
+	<-g.asked
+	cancel()
+	err := <-done
+	var ce *pool.CallError
+	if !errors.As(err, &ce) || ce.Kind != pool.KindCancelled || err.Error() != `MCP tool "mcp__b__text" was cancelled before it finished.` {
+		t.Fatalf("err = %v", err)
+	}
+}
