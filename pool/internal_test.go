@@ -1,6 +1,8 @@
 package pool
 
 import (
+	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,5 +44,34 @@ func TestRawToolsKeepsEntriesAsListed(t *testing.T) {
 	}
 	if _, err := rawTools([]byte(`{"tools":5}`)); err == nil {
 		t.Fatal("malformed page accepted")
+	}
+}
+
+func TestJSONLinesDropsWhatCannotBeJSONRPC(t *testing.T) {
+	long := `{"k":"` + strings.Repeat("x", 100) + `"}`
+	cases := []struct {
+		in, out string
+		noise   []string
+	}{
+		{"", "", nil},
+		{`{"a":1}` + "\n", `{"a":1}` + "\n", nil},
+		{"No X display available\n" + `{"a":1}` + "\n", `{"a":1}` + "\n", []string{"No X display available"}},
+		{"banner\r\n[1]\r\n\n  {\"b\":2}\nbye", "[1]\r\n\n  {\"b\":2}\n", []string{"banner", "bye"}},
+		{long + "\n" + strings.Repeat("n", 300) + "\n" + long, long + "\n" + long, []string{strings.Repeat("n", noiseShown)}},
+	}
+	for _, c := range cases {
+		var noise []string
+		// A tiny buffer so lines arrive in several chunks.
+		f := newJSONLinesSize(strings.NewReader(c.in), 16, func(l string) { noise = append(noise, l) })
+		got, err := io.ReadAll(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != c.out {
+			t.Errorf("%q: got %q, want %q", c.in, got, c.out)
+		}
+		if diff := cmp.Diff(c.noise, noise); diff != "" {
+			t.Errorf("%q noise (-want +got):\n%s", c.in, diff)
+		}
 	}
 }

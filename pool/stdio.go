@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
 )
 
 // stdioTransport starts a stdio server in its own process group and stops it
@@ -24,7 +25,14 @@ type stdioTransport struct {
 	// grace is how long each stop step (stdin closed, then SIGTERM) waits
 	// before the next, harsher one.
 	grace time.Duration
+	log   zerolog.Logger
 	proc  *process // the last process started
+}
+
+// readCloser reads through a filter and closes the underlying file.
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // exitReason explains why the last process ended (nil while it runs).
@@ -74,7 +82,10 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	t.proc = p
 	go p.copyStderr()
 	go p.wait()
-	inner, err := (&mcp.IOTransport{Reader: stdoutR, Writer: stdinW}).Connect(ctx)
+	stdout := newJSONLines(stdoutR, func(line string) {
+		t.log.Warn().Str("server", t.cfg.Name).Str("line", line).Msg("ignored a line on stdout that is not JSON-RPC")
+	})
+	inner, err := (&mcp.IOTransport{Reader: readCloser{stdout, stdoutR}, Writer: stdinW}).Connect(ctx)
 	if err != nil {
 		closeAll(stdoutR, stdinW)
 		p.stop(t.grace)

@@ -208,3 +208,26 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+func TestStdioServerPrintingNonJSONOnStdoutStillWorks(t *testing.T) {
+	cmd, args, env := testservers.NoisyCommand()
+	logs := &syncBuffer{}
+	m := start(t, []pool.ServerConfig{{Name: "noisy", Command: cmd, Args: args, Env: env}}, pool.Options{Logger: zerolog.New(logs)})
+	if _, ok := m.Snapshot().Lookup("mcp__noisy__text"); !ok {
+		t.Fatalf("a banner on stdout broke the server: %+v", m.Status())
+	}
+	for range 2 { // noise in the middle of the stream too
+		res, err := m.Call(context.Background(), "mcp__noisy__shout", raw(`{}`))
+		if err != nil || res.Value != "done" {
+			t.Fatalf("shout: %v %v", res.Value, err)
+		}
+	}
+	if st := statusOf(t, m, "noisy"); st.Connects != 1 {
+		t.Fatalf("the connection was lost: %+v", st)
+	}
+	for _, want := range []string{testservers.NoisyBanner, "debug: shout was called"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log lacks the ignored line %q", want)
+		}
+	}
+}

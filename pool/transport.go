@@ -22,7 +22,7 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *lis
 		}
 		return t, nil
 	case cfg.Command != "":
-		return tapTransport{Transport: &stdioTransport{cfg: cfg, grace: opts.StopGrace}, tap: tap}, nil
+		return tapTransport{Transport: &stdioTransport{cfg: cfg, grace: opts.StopGrace, log: opts.Logger}, tap: tap}, nil
 	case cfg.Type == "sse":
 		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(opts.HTTPClient, cfg.Headers)}, nil
 	default:

@@ -57,7 +57,8 @@ var objectSchema = json.RawMessage(`{"type":"object"}`)
 //	add_tool / remove_tool: change the tool list ({"name": "..."}), which
 //	  sends notifications/tools/list_changed
 //
-// With Process set, also crash, pid, spawn and getenv ({"name": "..."}).
+// With Process set, also crash, pid, spawn, getenv ({"name": "..."}) and
+// shout (prints a line that is not JSON-RPC on stdout, then answers).
 func Behaviour(opts BehaviourOptions) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "behaviour", Version: "1"},
 		&mcp.ServerOptions{Instructions: BehaviourInstructions})
@@ -133,6 +134,10 @@ func Behaviour(opts BehaviourOptions) *mcp.Server {
 		})
 		add("pid", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text(strconv.Itoa(os.Getpid())), nil
+		})
+		add("shout", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fmt.Println("debug: shout was called") // not JSON-RPC, on stdout
+			return text("done"), nil
 		})
 		add("getenv", func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return text(os.Getenv(nameArg(req))), nil

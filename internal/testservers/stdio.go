@@ -15,6 +15,7 @@ const (
 	kindBehaviour = "behaviour"
 	kindSleeper   = "sleeper"
 	kindStubborn  = "stubborn"
+	kindNoisy     = "noisy"
 	// envBlockFile names a file whose existence makes the behaviour server
 	// fail at start, so a test controls when a reconnect can succeed.
 	envBlockFile = "MCPEXEC_TESTSERVER_BLOCKFILE"
@@ -41,6 +42,11 @@ func MaybeServe() {
 		os.Exit(0)
 	case kindSleeper:
 		select {} // a grandchild that never ends by itself
+	case kindNoisy:
+		// As some real servers do: a banner on stdout before JSON-RPC.
+		fmt.Println(NoisyBanner)
+		_ = Behaviour(BehaviourOptions{Process: true}).Run(context.Background(), &mcp.StdioTransport{})
+		os.Exit(0)
 	case kindStubborn:
 		// Serves like the behaviour server, then ignores both polite stop
 		// requests: stdin closing and SIGTERM.
@@ -76,5 +82,17 @@ func StdioCommand(blockFile string) (command string, args []string, env map[stri
 func StubbornCommand() (command string, args []string, env map[string]string) {
 	command, args, env = StdioCommand("")
 	env[envKind] = kindStubborn
+	return command, args, env
+}
+
+// NoisyBanner is the line the noisy server prints on stdout before speaking
+// JSON-RPC.
+const NoisyBanner = "No X display available, continuing headless"
+
+// NoisyCommand is like StdioCommand for a server that prints NoisyBanner on
+// stdout first.
+func NoisyCommand() (command string, args []string, env map[string]string) {
+	command, args, env = StdioCommand("")
+	env[envKind] = kindNoisy
 	return command, args, env
 }
