@@ -33,8 +33,11 @@
 // plus its configured env (a configured variable wins). Stopping it closes its
 // stdin, then after a grace sends SIGTERM to the group, then SIGKILL; a server
 // that exits on its own has whatever it left in its group killed, so launchers
-// such as npx leave no orphans. url servers use the SDK's streamable HTTP
-// transport (or SSE with "type": "sse"), with the configured headers.
+// such as npx leave no orphans. Lines a stdio server prints on stdout that
+// cannot be JSON-RPC (start-up banners) are logged and dropped: the SDK
+// would otherwise close the connection on the first one. url servers use
+// the SDK's streamable HTTP transport (or SSE with "type": "sse"), with the
+// configured headers.
 //
 // Schemas are kept as the server wrote them (compact JSON, key order intact):
 // the SDK client decodes schemas into maps, so the pool records the raw
