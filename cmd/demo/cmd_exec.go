@@ -139,7 +139,7 @@ func writeExecResult(w io.Writer, st style, res mcpexec.ExecResult) {
 	fmt.Fprintln(w, st.bold("Summary"))
 	fmt.Fprintln(w, indent(res.Summary, "  "))
 	fmt.Fprintln(w, st.bold("What the model receives"))
-	fmt.Fprintln(w, indent(res.Text, "  │ "))
+	fmt.Fprintln(w, barred(st, res.Text))
 	if n := len(res.Images); n > 0 {
 		fmt.Fprintln(w, st.bold("Images attached"))
 		for _, img := range res.Images {
@@ -161,7 +161,7 @@ func (l *liveSummary) update(summary string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.stopped {
-		fmt.Fprintln(l.w, l.st.dim("  ⋯ "+oneLine(summary)))
+		fmt.Fprintln(l.w, l.st.dim("  live: "+oneLine(summary)))
 	}
 }
 

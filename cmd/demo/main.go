@@ -51,11 +51,6 @@ func newConsole() console {
 	}
 }
 
-func isTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
-
 const usage = `demo shows mcpexec end to end: MCP servers folded into one Exec tool.
 
 usage:

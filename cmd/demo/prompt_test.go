@@ -109,22 +109,27 @@ func TestStyleForFilesAndNoColor(t *testing.T) {
 	if styleFor(f).color {
 		t.Error("a regular file got colours")
 	}
-	tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0)
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
-		// No controlling terminal (CI): /dev/null is a character device too.
-		tty, err = os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+		t.Fatal(err)
 	}
-	defer tty.Close()
+	defer null.Close()
+	if styleFor(null).color || isTerminal(null) {
+		t.Error("the null device counts as a terminal")
+	}
+	// A pseudo-terminal is the real thing; the test machine may have none.
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer ptmx.Close()
 	t.Setenv("NO_COLOR", "")
 	t.Setenv("TERM", "xterm")
-	if !styleFor(tty).color {
-		t.Errorf("%s: a character device got no colours", tty.Name())
+	if !styleFor(ptmx).color {
+		t.Error("a terminal got no colours")
 	}
 	t.Setenv("NO_COLOR", "1")
-	if styleFor(tty).color {
+	if styleFor(ptmx).color {
 		t.Error("NO_COLOR=1 still got colours")
 	}
 }

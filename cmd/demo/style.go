@@ -10,18 +10,25 @@ import (
 // and tests get plain text.
 type style struct{ color bool }
 
-// styleFor decides colours for f: only a character device (a terminal), and
-// never when NO_COLOR is set to anything (https://no-color.org) or TERM is
-// "dumb".
+// styleFor decides colours for f: only a terminal, and never when NO_COLOR
+// is set to anything (https://no-color.org) or TERM is "dumb".
 func styleFor(f *os.File) style {
 	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return style{}
 	}
+	return style{color: isTerminal(f)}
+}
+
+// isTerminal reports whether f is a terminal: a character device other than
+// the null device (which is one too, and what a program started without
+// input usually gets as stdin).
+func isTerminal(f *os.File) bool {
 	info, err := f.Stat()
-	if err != nil {
-		return style{}
+	if err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		return false
 	}
-	return style{color: info.Mode()&os.ModeCharDevice != 0}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(info, null)
 }
 
 const (
