@@ -114,6 +114,7 @@ func declared(f *fixture) []string {
 	return names
 }
 
+// Proves ORCH-2.
 func TestORCH2_ValueShapesFromARealServer(t *testing.T) {
 	f := start(t, allowAll, permissions.Reject)
 	res := execCode(f, `
@@ -144,6 +145,7 @@ func TestORCH2_ValueShapesFromARealServer(t *testing.T) {
 	}
 }
 
+// Proves SUM-4.
 func TestSUM4_LiveSummaryFromTheFacade(t *testing.T) {
 	f := start(t, allowAll, permissions.Reject)
 	var seen []string
@@ -155,6 +157,7 @@ func TestSUM4_LiveSummaryFromTheFacade(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_AskedOnceThenRememberedInTheSettingsFile(t *testing.T) {
 	f := start(t, `{"permissions": {}}`, permissions.AllowAlways)
 	for range 2 {
@@ -179,6 +182,7 @@ func TestPERM1_AskedOnceThenRememberedInTheSettingsFile(t *testing.T) {
 	}
 }
 
+// Proves PERM-2.
 func TestPERM2_AllowRuleRunsWithoutAsking(t *testing.T) {
 	f := start(t, `{"permissions": {"allow": ["mcp__b__text"]}}`, permissions.Reject)
 	if res := execCode(f, `return await tools.mcp__b__text({})`); !res.OK {
@@ -189,7 +193,8 @@ func TestPERM2_AllowRuleRunsWithoutAsking(t *testing.T) {
 	}
 }
 
-func TestPERM3_PERM4_RejectionReachesTheScriptAndFailsExecUncaught(t *testing.T) {
+// Proves PERM-3, PERM-4, SUM-7.
+func TestPERM3_PERM4_SUM7_RejectionReachesTheScriptAndFailsExecUncaught(t *testing.T) {
 	f := start(t, `{"permissions": {}}`, permissions.Reject)
 	res := execCode(f, `try { await tools.mcp__b__text({}); } catch (e) { return "caught: " + e.message; }`)
 	if !res.OK || !strings.Contains(res.Text, "caught:") || !strings.Contains(res.Text, "not today") {
@@ -204,6 +209,7 @@ func TestPERM3_PERM4_RejectionReachesTheScriptAndFailsExecUncaught(t *testing.T)
 	}
 }
 
+// Proves PERM-5.
 func TestPERM5_DeniedExecNeverStartsASandbox(t *testing.T) {
 	f := start(t, `{"enableExec": true, "permissions": {"allow": ["mcp__b"], "deny": ["Exec"]}}`, permissions.Reject)
 	res := execCode(f, `await tools.mcp__b__text({}); return 1`)
@@ -215,6 +221,7 @@ func TestPERM5_DeniedExecNeverStartsASandbox(t *testing.T) {
 	}
 }
 
+// Proves CONV-8, NFR-3.
 func TestCONV8_NFR3_FlatAndNestedCallsShareTheGate(t *testing.T) {
 	f := start(t, `{"enableExec": false, "permissions": {}}`, permissions.AllowOnce)
 	if res := f.sys.CallFlat(context.Background(), "mcp__b__text", json.RawMessage(`{}`)); !res.OK || res.Text != "first\nsecond" {
@@ -228,6 +235,7 @@ func TestCONV8_NFR3_FlatAndNestedCallsShareTheGate(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-4.
 func TestSWITCH4_EditingTheSettingsFileFlipsDeclarationsWithoutRestart(t *testing.T) {
 	f := start(t, allowAll, permissions.Reject)
 	if d := declared(f); !slices.Equal(d, []string{"Exec"}) {
@@ -262,6 +270,7 @@ func TestSWITCH4_EditingTheSettingsFileFlipsDeclarationsWithoutRestart(t *testin
 	}
 }
 
+// Proves BCAST-2, BCAST-11.
 func TestBCAST2_BCAST11_FacadeBroadcastsAndWithdraws(t *testing.T) {
 	f := start(t, allowAll, permissions.Reject)
 	history := broadcast.NewHistory()
@@ -288,6 +297,7 @@ func TestBCAST2_BCAST11_FacadeBroadcastsAndWithdraws(t *testing.T) {
 	}
 }
 
+// Proves EDGE-5.
 func TestEDGE5_NoMCPManager(t *testing.T) {
 	sys, err := mcpexec.Start(context.Background(), mcpexec.Options{Workers: sandbox.WorkerOptions{Warm: 1}})
 	if err != nil {
@@ -306,6 +316,7 @@ func TestEDGE5_NoMCPManager(t *testing.T) {
 	}
 }
 
+// Proves EDGE-8.
 func TestEDGE8_BadArgumentsStartNoSandbox(t *testing.T) {
 	f := start(t, allowAll, permissions.Reject)
 	var progress atomic.Int32
@@ -315,7 +326,8 @@ func TestEDGE8_BadArgumentsStartNoSandbox(t *testing.T) {
 	}
 }
 
-func TestCONV7_ExecReachesThePoolAsItIsAtExecution(t *testing.T) {
+// Proves CONV-7, EDGE-2.
+func TestCONV7_EDGE2_ExecReachesThePoolAsItIsAtExecution(t *testing.T) {
 	f := start(t, allowAll, permissions.Reject)
 	res := execCode(f, `await tools.mcp__b__add_tool({ name: "fresh" }); return "added";`)
 	if !res.OK {
@@ -331,5 +343,67 @@ func TestCONV7_ExecReachesThePoolAsItIsAtExecution(t *testing.T) {
 	}
 	if !res.OK {
 		t.Errorf("a tool added to the pool is not reachable from the next Exec: %s", res.Text)
+	}
+}
+
+// Proves NFR-2, CONV-6: the flat declarations, the catalog, search and the
+// names a script can reach all come from one snapshot.
+func TestNFR2_DeclarationsCatalogSearchAndSandboxAgree(t *testing.T) {
+	f := start(t, `{"enableExec": false, "permissions": {"allow": ["mcp__b"], "deny": ["mcp__b__fail"]}}`, permissions.Reject)
+	var flat []string
+	for _, d := range f.sys.Declarations(mcpexec.DeclareOptions{}) {
+		flat = append(flat, d.Name)
+	}
+	if len(flat) == 0 || slices.Contains(flat, "mcp__b__fail") {
+		t.Fatalf("flat declarations = %v", flat)
+	}
+	var inCatalog []string
+	for _, name := range flat {
+		if strings.Contains(f.sys.Catalog().Body, "tools."+name+"(") {
+			inCatalog = append(inCatalog, name)
+		}
+	}
+	if !slices.Equal(inCatalog, flat) || strings.Contains(f.sys.Catalog().Body, "mcp__b__fail") {
+		t.Errorf("catalog lists %v, declarations %v", inCatalog, flat)
+	}
+	res := execCode(f, `
+		const found = (await tools["$codemode"].search({})).map(r => r.name);
+		return { keys: Object.keys(tools).sort(), found: found.sort() };`)
+	var got struct{ Keys, Found []string }
+	if err := json.Unmarshal([]byte(res.Text), &got); err != nil {
+		t.Fatalf("%s: %v", res.Text, err)
+	}
+	if !slices.Equal(got.Keys, flat) || !slices.Equal(got.Found, flat) {
+		t.Errorf("sandbox keys %v, search %v, declarations %v", got.Keys, got.Found, flat)
+	}
+}
+
+// Proves NFR-8: a script spinning in its sandbox blocks nothing else of the
+// session: declarations, broadcasts, flat calls and other Execs go on.
+func TestNFR8_ARunningScriptBlocksNothing(t *testing.T) {
+	f := start(t, allowAll, permissions.Reject)
+	spinning := make(chan mcpexec.ExecResult, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		spinning <- f.sys.Exec(ctx, json.RawMessage(`{"code":"for (;;) {}"}`), nil)
+	}()
+	if d := declared(f); !slices.Equal(d, []string{"Exec"}) {
+		t.Errorf("declarations = %v", d)
+	}
+	if res := f.sys.CallFlat(context.Background(), "mcp__b__text", json.RawMessage(`{}`)); !res.OK {
+		t.Errorf("flat call: %s", res.Text)
+	}
+	if res := execCode(f, `return 6 * 7`); res.Text != "42" {
+		t.Errorf("second Exec: %q", res.Text)
+	}
+	select {
+	case res := <-spinning:
+		t.Fatalf("the spinning script ended before the others were served: %s", res.Text)
+	default:
+	}
+	cancel()
+	if res := <-spinning; res.OK {
+		t.Error("the aborted spin succeeded")
 	}
 }

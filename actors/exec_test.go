@@ -85,6 +85,7 @@ func (f *execFixture) run(ctx context.Context, h toolHost, code string, limits s
 	return f.execs.Run(ctx, actors.ExecRequest{Script: sandbox.Request{Code: code, Host: h, Tools: sandbox.NewToolSet(h.names()), Limits: limits}})
 }
 
+// Proves BUDGET-9.
 func TestBUDGET9_EveryEndOfAnExecIsAResult(t *testing.T) {
 	f := newExecFixture(t, nil)
 	h := toolHost{"mcp__s__t": answerOK, "mcp__s__hang": func(ctx context.Context, _ json.RawMessage) (sandbox.CallResult, error) {
@@ -113,6 +114,7 @@ func TestBUDGET9_EveryEndOfAnExecIsAResult(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-8.
 func TestBUDGET8_ExecAbort(t *testing.T) {
 	f := newExecFixture(t, nil)
 	started := make(chan struct{})
@@ -139,6 +141,7 @@ type panickySource struct{}
 func (panickySource) Acquire(context.Context) (*sandbox.Worker, error) { panic("worker source bug") }
 func (panickySource) Release(*sandbox.Worker)                          {}
 
+// Proves BUDGET-9.
 func TestBUDGET9_SupervisorStopsAFailedSandboxActor(t *testing.T) {
 	f := newExecFixture(t, func(*sandbox.Workers) actors.WorkerSource { return panickySource{} })
 	res := f.run(context.Background(), toolHost{}, `return 1`, sandbox.Limits{})
@@ -169,6 +172,7 @@ func TestExecWithoutWorkersFailsClearly(t *testing.T) {
 // TestSUM4_ProgressFollowsEveryNestedCall checks that the exec actor reports
 // each call while the script still runs: the second tool only answers once
 // the progress for the first call has been seen.
+// Proves SUM-4.
 func TestSUM4_ProgressFollowsEveryNestedCall(t *testing.T) {
 	f := newExecFixture(t, nil)
 	var mu sync.Mutex
@@ -231,4 +235,48 @@ func TestConcurrentExecsSurviveHostileNeighbours(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// Proves NFR-10: failures come back as results and are logged.
+func TestNFR10_FailuresAreLoggedAndReturned(t *testing.T) {
+	workers, err := sandbox.NewWorkers(sandbox.WorkerOptions{Warm: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer workers.Close()
+	system := actorlog.NewSystem(zerolog.Nop())
+	defer system.Shutdown()
+	var logs syncBuffer
+	execs := actors.NewExecs(system, workers, zerolog.New(&logs))
+	logger := zerolog.New(&logs)
+	for _, code := range []string{`throw new TypeError("bad")`, `"x".repeat(2 ** 40)`} {
+		res := execs.Run(context.Background(), actors.ExecRequest{Script: sandbox.Request{Code: code, Tools: sandbox.NewToolSet(nil), Logger: &logger}})
+		if res.OK {
+			t.Fatalf("%s succeeded", code)
+		}
+	}
+	out := logs.String()
+	for _, want := range []string{"exec: run failed", "TypeError: bad", "sandbox: worker stopped during a run"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -106,6 +106,7 @@ func hasTool(name string) func(*pool.Snapshot) bool {
 	return func(s *pool.Snapshot) bool { _, ok := s.Lookup(name); return ok }
 }
 
+// Proves CONV-7.
 func TestCONV7_PoolActorAnswersSnapshotsAndTellsSubscribers(t *testing.T) {
 	system := newSystem(t)
 	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}})
@@ -127,6 +128,7 @@ func TestCONV7_PoolActorAnswersSnapshotsAndTellsSubscribers(t *testing.T) {
 	}
 }
 
+// Proves NFR-3.
 func TestNFR3_PoolActorCallsGoThroughTheFunnel(t *testing.T) {
 	system := newSystem(t)
 	gate := &denyGate{tool: "mcp__b__echo"}
@@ -184,6 +186,7 @@ func TestPoolActorCancelAndDeadlineEndHangingCalls(t *testing.T) {
 	}
 }
 
+// Proves CONV-6.
 func TestCONV6_ConfigChangedExcludesDeniedTools(t *testing.T) {
 	system := newSystem(t)
 	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}, ExcludeFor: excludeFor})

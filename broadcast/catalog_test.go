@@ -6,6 +6,7 @@ import (
 	"testing"
 )
 
+// Proves BCAST-2.
 func TestBCAST2_FirstCatalogLandsInTheSameRequest(t *testing.T) {
 	r := &fakeRenderer{limit: complete}
 	pool := snapOf(r, map[string]int{"github": 2, "memory": 1})
@@ -28,6 +29,7 @@ func TestBCAST2_FirstCatalogLandsInTheSameRequest(t *testing.T) {
 	}
 }
 
+// Proves BCAST-3.
 func TestBCAST3_NeverHadCatalogEmptyPoolIsSilent(t *testing.T) {
 	r := &fakeRenderer{limit: complete}
 	h := NewHistory(chat("hi"), chat("how are you"))
@@ -48,6 +50,7 @@ func TestBCAST3_NeverHadCatalogEmptyPoolIsSilent(t *testing.T) {
 	mustSilent(t, msg, ok)
 }
 
+// Proves BCAST-4.
 func TestBCAST4_AppendOnlyHistoryByteIdentical(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	h := NewHistory(chat("start"))
@@ -101,6 +104,7 @@ func btoi(b bool) int {
 	return 0
 }
 
+// Proves BCAST-5.
 func TestBCAST5_UnchangedStateIsNotRepeated(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	counts := map[string]int{"a": 4, "b": 2}
@@ -124,6 +128,7 @@ func TestBCAST5_UnchangedStateIsNotRepeated(t *testing.T) {
 	mustSilent(t, msg, ok)
 }
 
+// Proves BCAST-6.
 func TestBCAST6_CompactedOrRewoundCatalogIsBroadcastAgain(t *testing.T) {
 	r := &fakeRenderer{limit: complete}
 	counts := map[string]int{"a": 2}
@@ -156,6 +161,7 @@ func TestBCAST6_CompactedOrRewoundCatalogIsBroadcastAgain(t *testing.T) {
 	})
 }
 
+// Proves BCAST-7.
 func TestBCAST7_DiffOnlyWhileBaseInHistory(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	h := NewHistory()
@@ -203,6 +209,7 @@ func TestBCAST7_DiffOnlyWhileBaseInHistory(t *testing.T) {
 	mustKind(t, msg, ok, KindFull)
 }
 
+// Proves BCAST-8.
 func TestBCAST8_FullCatalogWhenDiffNotShorter(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	// Many servers are replaced by a different, small set: naming every one
@@ -231,6 +238,7 @@ func TestBCAST8_FullCatalogWhenDiffNotShorter(t *testing.T) {
 	}
 }
 
+// Proves BCAST-9.
 func TestBCAST9_TruncationFlipSendsFullCatalog(t *testing.T) {
 	r := &fakeRenderer{limit: 4}
 	h := NewHistory()
@@ -250,6 +258,7 @@ func TestBCAST9_TruncationFlipSendsFullCatalog(t *testing.T) {
 	mustKind(t, msg, ok, KindFull)
 }
 
+// Proves BCAST-10.
 func TestBCAST10_EmptyPoolNoticeOnceWithoutExecName(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	for _, lastKind := range []string{"full", "diff", "broken diff"} {
@@ -286,6 +295,7 @@ func mustNoticeOnce(t *testing.T, h *History, msg Message, ok bool, kind Kind, t
 	}
 }
 
+// Proves BCAST-11.
 func TestBCAST11_WithdrawnNoticeAndFullCatalogOnReturn(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	counts := map[string]int{"a": 4, "b": 2}
@@ -327,6 +337,7 @@ type noChannel struct{}
 
 func (noChannel) Messages() ([]Message, error) { return nil, ErrNoChannel }
 
+// Proves BCAST-12.
 func TestBCAST12_NoChannelIsSilence(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	readErr := errors.New("store offline")

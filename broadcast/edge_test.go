@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// Proves NFR-6.
 func TestNFR6_DaemonsSharingAStoreAgree(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	counts := map[string]int{"a": 4, "b": 2}
@@ -43,6 +44,7 @@ func TestNFR6_DaemonsSharingAStoreAgree(t *testing.T) {
 	}
 }
 
+// Proves NFR-6.
 func TestNFR6_ASnapshotCarriesNoBroadcastState(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	pool := snapOf(r, map[string]int{"a": 4, "b": 2})
@@ -57,6 +59,7 @@ func TestNFR6_ASnapshotCarriesNoBroadcastState(t *testing.T) {
 	mustKind(t, msg, ok, KindFull)
 }
 
+// Proves NFR-6.
 func TestNFR6_RestartReadsTheMarkersBack(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	h := NewHistory(chat("hi"))
@@ -129,6 +132,7 @@ func TestMatchingMarkerDoesNotRender(t *testing.T) {
 	}
 }
 
+// Proves EDGE-5.
 func TestEDGE5_NoChannelIsNotAnEmptyPool(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	servers := []ServerInstructions{{Server: "a", Instructions: "Use ids, not names."}}
@@ -160,6 +164,7 @@ func TestEDGE5_NoChannelIsNotAnEmptyPool(t *testing.T) {
 	}
 }
 
+// Proves EDGE-6.
 func TestEDGE6_EmptyPoolWithExecRegistered(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	empty := snapOf(r, nil)
@@ -184,6 +189,7 @@ func TestEDGE6_EmptyPoolWithExecRegistered(t *testing.T) {
 	}
 }
 
+// Proves EDGE-14.
 func TestEDGE14_WordingChangeRebroadcastsOnce(t *testing.T) {
 	counts := map[string]int{"a": 4, "b": 2}
 	for _, limit := range []int{complete, partial} {
@@ -202,6 +208,7 @@ func TestEDGE14_WordingChangeRebroadcastsOnce(t *testing.T) {
 	}
 }
 
+// Proves EDGE-15.
 func TestEDGE15_MarkersAndDiffsStayAtNamespaceLevel(t *testing.T) {
 	r := &fakeRenderer{limit: 6}
 	h := NewHistory()
@@ -229,6 +236,7 @@ func TestEDGE15_MarkersAndDiffsStayAtNamespaceLevel(t *testing.T) {
 	}
 }
 
+// Proves EDGE-16.
 func TestEDGE16_DiffWhoseBaseIsGoneSendsFullCatalog(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	h := NewHistory()
@@ -274,6 +282,7 @@ func TestUnknownMarkerKindIsRepaired(t *testing.T) {
 	mustKind(t, msg, ok, KindEmpty)
 }
 
+// Proves EDGE-5.
 func TestEDGE5_NilPoolIsAnEmptyPool(t *testing.T) {
 	r := &fakeRenderer{limit: partial}
 	msg, ok := decide(t, NewHistory(), nil, false)

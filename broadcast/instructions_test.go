@@ -25,6 +25,7 @@ func recordedInstructions(t testing.TB, files ...string) []ServerInstructions {
 	return out
 }
 
+// Proves EDGE-25.
 func TestEDGE25_InstructionsSentVerbatimWhenServerBecomesAvailable(t *testing.T) {
 	servers := recordedInstructions(t, "github-go-all", "context7", "firecrawl")
 	h := NewHistory(chat("hi"))
@@ -69,6 +70,7 @@ func TestEDGE25_InstructionsSentVerbatimWhenServerBecomesAvailable(t *testing.T)
 	}
 }
 
+// Proves EDGE-25.
 func TestEDGE25_InstructionsSelfHeal(t *testing.T) {
 	servers := recordedInstructions(t, "supabase", "nx")
 	h := NewHistory()
@@ -91,6 +93,7 @@ func TestEDGE25_InstructionsSelfHeal(t *testing.T) {
 	}
 }
 
+// Proves EDGE-25.
 func TestEDGE25_ChannelsDoNotReadEachOthersMarkers(t *testing.T) {
 	r := &fakeRenderer{limit: complete}
 	pool := snapOf(r, map[string]int{"supabase": 2})
@@ -116,6 +119,7 @@ func TestEDGE25_ChannelsDoNotReadEachOthersMarkers(t *testing.T) {
 	mustSilent(t, msg, ok)
 }
 
+// Proves EDGE-25.
 func TestEDGE25_NothingToSayIsSilence(t *testing.T) {
 	h := NewHistory()
 	for _, s := range []ServerInstructions{{Server: "a"}, {Server: "b", Instructions: " \n\t"}} {

@@ -10,6 +10,7 @@ import (
 
 // The recorded default-configuration servers, rendered by the real catalog
 // renderer at its default budget.
+// Proves EDGE-13.
 func TestEDGE13_TruncatedCatalogIsBroadcastWholeThenDiffed(t *testing.T) {
 	renderer := catalog.NewRenderer(catalog.Options{})
 	tools := recordedTools(t, "github-go-default", "filesystem", "firecrawl", "chrome-devtools", "datadog", "memory")

@@ -44,6 +44,7 @@ func lastLine(s string) string {
 	return s[strings.LastIndexByte(s, '\n')+1:]
 }
 
+// Proves CAT-1.
 func TestCAT1_CallFormsAndEntryLayout(t *testing.T) {
 	tools := []Tool{
 		{Name: "mcp__srv__fetch", Description: "Fetch a thing.\nMore detail.", InputSchema: []byte(`{"type":"object","properties":{"id":{"type":"number","description":"The id"}},"required":["id"]}`)},
@@ -65,6 +66,7 @@ func TestCAT1_CallFormsAndEntryLayout(t *testing.T) {
 	}
 }
 
+// Proves CAT-1.
 func TestCAT1_ToolDescriptionIsCutToAFixedWidth(t *testing.T) {
 	long := strings.Repeat("abcdefghij", 30)
 	line := summaryLine("\n  " + long + "\nsecond line")
@@ -81,6 +83,7 @@ func TestCAT1_ToolDescriptionIsCutToAFixedWidth(t *testing.T) {
 	}
 }
 
+// Proves CAT-3, CAT-11.
 func TestCAT3_CAT11_PoolWithinBudgetRendersCompletely(t *testing.T) {
 	tools := []Tool{simpleTool("mcp__a__one", 3), simpleTool("mcp__a__two", 3), simpleTool("mcp__b__three", 3)}
 	c := Render(tools, Options{})
@@ -134,6 +137,7 @@ func truncatedPool() ([]Tool, Options) {
 	return tools, Options{Budget: budget}
 }
 
+// Proves CAT-4.
 func TestCAT4_PartialLineStatesXOfYAtTheEnd(t *testing.T) {
 	tools, opts := truncatedPool()
 	c := Render(tools, opts)
@@ -152,6 +156,7 @@ func TestCAT4_PartialLineStatesXOfYAtTheEnd(t *testing.T) {
 	}
 }
 
+// Proves CAT-5.
 func TestCAT5_RotationGivesEveryServerASeatFirst(t *testing.T) {
 	// Server "aaa" has many cheap tools, "zzz" (later in every order) has
 	// one expensive tool; a budget for three entries must seat zzz.
@@ -196,6 +201,7 @@ func TestCAT5_RotationGivesEveryServerASeatFirst(t *testing.T) {
 	}
 }
 
+// Proves CAT-6.
 func TestCAT6_NoBudgetNumberInOutput(t *testing.T) {
 	tools, opts := truncatedPool()
 	a := Render(tools, opts)
@@ -212,6 +218,7 @@ func TestCAT6_NoBudgetNumberInOutput(t *testing.T) {
 	}
 }
 
+// Proves CAT-7, EDGE-22.
 func TestCAT7_EDGE22_OneEntryEvenWhenItAloneExceedsTheBudget(t *testing.T) {
 	wide := simpleTool("mcp__big__wide", 5000)
 	c := Render([]Tool{wide}, Options{Budget: 10})
@@ -225,6 +232,7 @@ func TestCAT7_EDGE22_OneEntryEvenWhenItAloneExceedsTheBudget(t *testing.T) {
 	}
 }
 
+// Proves CAT-8, NFR-5.
 func TestCAT8_NFR5_ByteIdenticalForTheSamePool(t *testing.T) {
 	tools := fixtureTools(loadPool(t, "github-go-default"))
 	tools = append(tools, fixtureTools(loadPool(t, "notion"))...)
@@ -244,6 +252,7 @@ func TestCAT8_NFR5_ByteIdenticalForTheSamePool(t *testing.T) {
 	}
 }
 
+// Proves CAT-9.
 func TestCAT9_EmptyPoolBody(t *testing.T) {
 	for _, tools := range [][]Tool{nil, {}} {
 		c := Render(tools, Options{})
@@ -262,6 +271,7 @@ func TestCAT9_EmptyPoolBody(t *testing.T) {
 	}
 }
 
+// Proves CAT-10.
 func TestCAT10_SummaryLinesWhenTruncated(t *testing.T) {
 	var tools []Tool
 	for i := range 3 {
@@ -300,6 +310,7 @@ func TestCAT10_SummaryLinesWhenTruncated(t *testing.T) {
 	}
 }
 
+// Proves CAT-12.
 func TestCAT12_SearchSectionOnlyWhenTruncated(t *testing.T) {
 	tools, opts := truncatedPool()
 	truncated := Render(tools, opts).Body
@@ -319,6 +330,7 @@ func TestCAT12_SearchSectionOnlyWhenTruncated(t *testing.T) {
 	}
 }
 
+// Proves CAT-13.
 func TestCAT13_EntriesOrderedByBlockCostThenName(t *testing.T) {
 	tools := []Tool{
 		simpleTool("mcp__s__expensive", 40),
@@ -333,6 +345,7 @@ func TestCAT13_EntriesOrderedByBlockCostThenName(t *testing.T) {
 	}
 }
 
+// Proves NFR-7.
 func TestNFR7_TokensAreWholeBlockCharactersOverFour(t *testing.T) {
 	cases := []struct {
 		text string
@@ -356,6 +369,7 @@ func TestNFR7_TokensAreWholeBlockCharactersOverFour(t *testing.T) {
 	}
 }
 
+// Proves EDGE-13.
 func TestEDGE13_DefaultBudgetHoldsSeveralDozenTypicalTools(t *testing.T) {
 	// The reference MCP servers are the typical density: short tool
 	// descriptions, a few documented parameters each.
@@ -373,6 +387,7 @@ func TestEDGE13_DefaultBudgetHoldsSeveralDozenTypicalTools(t *testing.T) {
 	}
 }
 
+// Proves EDGE-17.
 func TestEDGE17_NamesWithDoubleUnderscoreGroupBySecondSegment(t *testing.T) {
 	cases := map[string]string{
 		"mcp__github__create_issue":  "github",
@@ -452,6 +467,7 @@ func TestRendererIsSafeForConcurrentUse(t *testing.T) {
 	}
 }
 
+// Proves CAT-1.
 func TestCAT1_ExportedCallForms(t *testing.T) {
 	cases := map[string]string{
 		"mcp__srv__fetch":         "tools.mcp__srv__fetch",

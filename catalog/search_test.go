@@ -21,6 +21,7 @@ func searchNames(t *testing.T, ix *Index, args string) []string {
 	return names
 }
 
+// Proves SEARCH-1, SEARCH-4.
 func TestSEARCH1_SEARCH4_MatchesTheWholeSnapshotNotOnlyWhatIsShown(t *testing.T) {
 	tools, opts := truncatedPool()
 	c := Render(tools, opts)
@@ -39,6 +40,7 @@ func TestSEARCH1_SEARCH4_MatchesTheWholeSnapshotNotOnlyWhatIsShown(t *testing.T)
 	}
 }
 
+// Proves SEARCH-2.
 func TestSEARCH2_NameAndDescriptionCaseInsensitive(t *testing.T) {
 	ix := NewIndex([]Tool{
 		{Name: "mcp__github__create_issue", Description: "Open a new issue in a repository."},
@@ -56,6 +58,7 @@ func TestSEARCH2_NameAndDescriptionCaseInsensitive(t *testing.T) {
 	}
 }
 
+// Proves SEARCH-2, EDGE-18.
 func TestSEARCH2_EDGE18_ResultsCarryFullDescriptionAndCatalogSignature(t *testing.T) {
 	tools := fixtureTools(loadPool(t, "desktop-commander"))
 	ix := NewIndex(tools)
@@ -97,6 +100,7 @@ func TestSEARCH2_EDGE18_ResultsCarryFullDescriptionAndCatalogSignature(t *testin
 	}
 }
 
+// Proves SEARCH-2.
 func TestSEARCH2_RankingAndMultiWordQueries(t *testing.T) {
 	ix := NewIndex([]Tool{
 		{Name: "mcp__b__list_issues", Description: "List issues of a repository."},
@@ -121,6 +125,7 @@ func TestSEARCH2_RankingAndMultiWordQueries(t *testing.T) {
 	}
 }
 
+// Proves SEARCH-3.
 func TestSEARCH3_EmptyQueryListsTheWholePool(t *testing.T) {
 	tools := allTools(t)
 	ix := NewIndex(tools)
@@ -132,6 +137,7 @@ func TestSEARCH3_EmptyQueryListsTheWholePool(t *testing.T) {
 	}
 }
 
+// Proves SEARCH-7.
 func TestSEARCH7_SearchSectionStatesEmptyQueryListsThePool(t *testing.T) {
 	tools, opts := truncatedPool()
 	body := Render(tools, opts).Body
@@ -152,6 +158,7 @@ func TestSEARCH7_SearchSectionStatesEmptyQueryListsThePool(t *testing.T) {
 	}
 }
 
+// Proves SEARCH-8, NFR-4.
 func TestSEARCH8_NFR4_OneSchemaForCallFormValidationAndShapeError(t *testing.T) {
 	// The call form in the catalog is the schema rendered by the tool
 	// renderer: nothing hand-written.
@@ -189,6 +196,7 @@ func TestSEARCH8_NFR4_OneSchemaForCallFormValidationAndShapeError(t *testing.T) 
 	}
 }
 
+// Proves SEARCH-9.
 func TestSEARCH9_WrongShapeGetsAnErrorShowingTheExpectedShape(t *testing.T) {
 	ix := NewIndex([]Tool{{Name: "mcp__a__b", Description: "x"}})
 	cases := map[string]string{
@@ -210,6 +218,7 @@ func TestSEARCH9_WrongShapeGetsAnErrorShowingTheExpectedShape(t *testing.T) {
 	}
 }
 
+// Proves EDGE-24.
 func TestEDGE24_NonObjectArgumentsAreRejected(t *testing.T) {
 	ix := NewIndex(nil)
 	for _, args := range []string{`"issue"`, `["issue"]`, `42`, `null`, ``, `{"query":`} {
@@ -220,6 +229,7 @@ func TestEDGE24_NonObjectArgumentsAreRejected(t *testing.T) {
 	}
 }
 
+// Proves SEARCH-10.
 func TestSEARCH10_SearchWorksWhateverTheCatalogShowed(t *testing.T) {
 	tools := []Tool{simpleTool("mcp__a__one", 2), simpleTool("mcp__b__two", 2)}
 	if c := Render(tools, Options{}); c.Truncated {
@@ -246,6 +256,7 @@ func TestIndexSharesTheRenderersBlocks(t *testing.T) {
 	}
 }
 
+// Proves SEARCH-6.
 func TestSEARCH6_SearchIsTaughtOnlyUnderTheReservedPath(t *testing.T) {
 	tools, opts := truncatedPool()
 	body := Render(tools, opts).Body

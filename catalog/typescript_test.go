@@ -13,6 +13,7 @@ func tsOf(t *testing.T, schema string) string {
 	return string(sc.schemaType([]byte(schema)))
 }
 
+// Proves CAT-1.
 func TestCAT1_TypeScriptShapes(t *testing.T) {
 	cases := []struct {
 		name, schema, want string
@@ -69,6 +70,7 @@ func TestCAT1_TypeScriptShapes(t *testing.T) {
 	}
 }
 
+// Proves CAT-1.
 func TestCAT1_JSDocCarriesDescriptionsAndTags(t *testing.T) {
 	schema := `{"type":"object","properties":{
 		"id":{"type":"number","description":"The id"},
@@ -102,6 +104,7 @@ func TestCAT1_JSDocCarriesDescriptionsAndTags(t *testing.T) {
 	}
 }
 
+// Proves CAT-1.
 func TestCAT1_LongDescriptionTagsGoOnTheirOwnLines(t *testing.T) {
 	long := strings.Repeat("word ", 30)
 	schema := `{"type":"object","properties":{"a":{"type":"string","description":"` + long + `","default":"x"}}}`
@@ -111,6 +114,7 @@ func TestCAT1_LongDescriptionTagsGoOnTheirOwnLines(t *testing.T) {
 	}
 }
 
+// Proves CAT-1.
 func TestCAT1_CommentTerminatorInTextCannotCloseTheComment(t *testing.T) {
 	got := tsOf(t, `{"type":"object","properties":{"a":{"type":"string","description":"glob like src/**/*.go"}}}`)
 	if strings.Count(got, "*/") != 1 || !strings.Contains(got, `src/**\/*.go`) {
@@ -118,6 +122,7 @@ func TestCAT1_CommentTerminatorInTextCannotCloseTheComment(t *testing.T) {
 	}
 }
 
+// Proves CAT-1.
 func TestCAT1_DescriptionFollowsRefAndNullableVariant(t *testing.T) {
 	schema := `{"type":"object","properties":{
 		"a":{"$ref":"#/$defs/A"},
@@ -168,6 +173,7 @@ func nestedObject(depth int) string {
 	return s
 }
 
+// Proves CAT-2.
 func TestCAT2_DepthLimitIsTheOnlyGuard(t *testing.T) {
 	within := tsOf(t, nestedObject(maxDepth))
 	if !strings.Contains(within, "leaf: string;") || strings.Contains(within, "unknown") {
@@ -187,6 +193,7 @@ func TestCAT2_DepthLimitIsTheOnlyGuard(t *testing.T) {
 	}
 }
 
+// Proves CAT-2, EDGE-22.
 func TestCAT2_EDGE22_WideSchemasAndLongEnumsRenderCompletely(t *testing.T) {
 	var props, enum []string
 	for i := range 300 {
@@ -206,6 +213,7 @@ func TestCAT2_EDGE22_WideSchemasAndLongEnumsRenderCompletely(t *testing.T) {
 	}
 }
 
+// Proves EDGE-23.
 func TestEDGE23_LongFieldDescriptionsAreKeptVerbatim(t *testing.T) {
 	var lines []string
 	for i := range 40 {
@@ -221,6 +229,7 @@ func TestEDGE23_LongFieldDescriptionsAreKeptVerbatim(t *testing.T) {
 	}
 }
 
+// Proves EDGE-21.
 func TestEDGE21_EmptyOutputSchemaIsEmptyObject(t *testing.T) {
 	var sc scratch
 	sig := sc.signature("tools.x", []byte(`{"type":"object"}`), []byte(`{"type":"object"}`))
@@ -229,6 +238,7 @@ func TestEDGE21_EmptyOutputSchemaIsEmptyObject(t *testing.T) {
 	}
 }
 
+// Proves CAT-1, EDGE-19.
 func TestCAT1_EDGE19_ReturnTypeComesFromOutputSchema(t *testing.T) {
 	var sc scratch
 	in := []byte(`{"type":"object","properties":{"id":{"type":"number"}},"required":["id"]}`)
@@ -262,6 +272,7 @@ func TestHostileSchemasTerminate(t *testing.T) {
 	}
 }
 
+// Proves CAT-1.
 func TestCAT1_TagsFromAllOfMembers(t *testing.T) {
 	schema := `{"type":"object","properties":{"top":{"allOf":[{"type":"integer","minimum":0,"description":"inner"},{"type":"number","maximum":50}],"description":"Page size"}}}`
 	want := "{\n  /** Page size @minimum 0 @maximum 50 */\n  top?: number;\n}"

@@ -37,6 +37,7 @@ func names(decls []Declaration) string {
 	return strings.Join(out, ",")
 }
 
+// Proves CONV-1.
 func TestCONV1_NonEmptyPoolConvergesIntoExec(t *testing.T) {
 	snap := snapshot(nil, server("github", "get_me", "list_issues"), server("slack", "post"))
 	decls := Assemble(snap, enabled, Agent{Builtin: builtin})
@@ -49,6 +50,7 @@ func TestCONV1_NonEmptyPoolConvergesIntoExec(t *testing.T) {
 	}
 }
 
+// Proves EDGE-7.
 func TestEDGE7_OneToolStillConverges(t *testing.T) {
 	snap := snapshot(nil, server("postgres", "query"))
 	if got := names(Assemble(snap, enabled, Agent{})); got != "Exec" {
@@ -56,6 +58,7 @@ func TestEDGE7_OneToolStillConverges(t *testing.T) {
 	}
 }
 
+// Proves CONV-2.
 func TestCONV2_EmptyPoolDeclaresNoExec(t *testing.T) {
 	for _, snap := range []*pool.Snapshot{nil, snapshot(nil)} {
 		if got := names(Assemble(snap, enabled, Agent{Builtin: builtin})); got != "Read,Bash" {
@@ -64,6 +67,7 @@ func TestCONV2_EmptyPoolDeclaresNoExec(t *testing.T) {
 	}
 }
 
+// Proves CONV-3, SWITCH-5, EDGE-4.
 func TestCONV3_SWITCH5_EDGE4_ExecExcludedFallsBackToFlat(t *testing.T) {
 	snap := snapshot(nil, server("github", "get_me", "list_issues"))
 	for name, cfg := range map[string]messages.Config{
@@ -82,6 +86,7 @@ func TestCONV3_SWITCH5_EDGE4_ExecExcludedFallsBackToFlat(t *testing.T) {
 	}
 }
 
+// Proves CONV-4, SWITCH-2.
 func TestCONV4_SWITCH2_SwitchOffDeclaresEveryToolFlatly(t *testing.T) {
 	snap := snapshot(nil, server("github", "get_me"), server("slack", "post"))
 	decls := Assemble(snap, disabled, Agent{Builtin: builtin})
@@ -93,6 +98,7 @@ func TestCONV4_SWITCH2_SwitchOffDeclaresEveryToolFlatly(t *testing.T) {
 	}
 }
 
+// Proves CONV-5.
 func TestCONV5_DecidedAfreshInBothDirections(t *testing.T) {
 	full := snapshot(nil, server("github", "get_me"))
 	empty := snapshot(nil)
@@ -108,6 +114,7 @@ func TestCONV5_DecidedAfreshInBothDirections(t *testing.T) {
 	}
 }
 
+// Proves CONV-6.
 func TestCONV6_DeniedToolsAreInNoDeclaration(t *testing.T) {
 	cfg := messages.Config{EnableExec: false, Deny: []string{"mcp__github__delete_repo"}}
 	exclude := func(name string) bool { return permissions.Excludes(cfg, name) }
@@ -122,6 +129,7 @@ func TestCONV6_DeniedToolsAreInNoDeclaration(t *testing.T) {
 	}
 }
 
+// Proves EDGE-12.
 func TestEDGE12_SubAgentToolSetDecides(t *testing.T) {
 	snap := snapshot(nil, server("github", "get_me", "list_issues"))
 	// A sub-agent whose set includes Exec gets Exec, reaching only the MCP

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpexec/mcpexec/catalog"
 )
 
+// Proves BCAST-1, NFR-5.
 func TestBCAST1_NFR5_DescriptionIsAPoolIndependentConstant(t *testing.T) {
 	for _, banned := range []string{"mcp__", "PARTIAL", "catalog is partial"} {
 		if strings.Contains(Description, banned) {
@@ -28,6 +29,7 @@ func TestBCAST1_NFR5_DescriptionIsAPoolIndependentConstant(t *testing.T) {
 	}
 }
 
+// Proves CAT-8.
 func TestCAT8_DescriptionDoesNotChangeWithThePool(t *testing.T) {
 	// Description is a package-level value computed from constants only:
 	// rendering catalogs of different pools cannot touch it.
@@ -43,12 +45,14 @@ func TestCAT8_DescriptionDoesNotChangeWithThePool(t *testing.T) {
 	}
 }
 
+// Proves NFR-9.
 func TestNFR9_ExecIsNotConcurrencySafe(t *testing.T) {
 	if ConcurrencySafe {
 		t.Error("Exec must not be marked concurrency-safe")
 	}
 }
 
+// Proves EDGE-8.
 func TestEDGE8_MissingOrBlankCodeIsAnArgumentError(t *testing.T) {
 	for _, args := range []string{`{}`, `{"code":""}`, `{"code":"   \n\t"}`, `{"code":42}`, `{"code":null}`, `[]`, `"x"`, ``} {
 		code, err := ParseArguments(json.RawMessage(args))
@@ -66,6 +70,10 @@ func TestEDGE8_MissingOrBlankCodeIsAnArgumentError(t *testing.T) {
 	}
 }
 
+// Proves SUM-1, SUM-2, SUM-3, SUM-5, SUM-6, EDGE-26, EDGE-28: the summary is
+// presentation (count plus the two most recent calls), built from the calls
+// alone. With the argument and summary tests of this package and the
+// facade's wiring tests, it is the tool layer of NFR-11.
 func TestSUM1_SUM2_SUM3_SUM5_SUM6_Summary(t *testing.T) {
 	cases := []struct {
 		calls  []string
@@ -89,6 +97,7 @@ func TestSUM1_SUM2_SUM3_SUM5_SUM6_Summary(t *testing.T) {
 	}
 }
 
+// Proves SUM-8.
 func TestSUM8_CollapsedLineIsTheToolNameAlone(t *testing.T) {
 	if CollapsedLine() != "Exec" {
 		t.Errorf("collapsed line %q", CollapsedLine())

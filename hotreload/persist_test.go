@@ -64,6 +64,7 @@ func setHook(t *testing.T, h func(string)) {
 	t.Cleanup(func() { writeHook = nil })
 }
 
+// Proves PERM-1.
 func TestPERM1_AllowAlwaysCreatesTheSettingsFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	if err := AddAllowRule(path, "mcp__github__create_issue"); err != nil {
@@ -78,6 +79,7 @@ func TestPERM1_AllowAlwaysCreatesTheSettingsFile(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_ConcurrentAllowAlwaysAndAPersonsEditLoseNothing(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "settings.json")
@@ -145,6 +147,7 @@ func TestPERM1_ConcurrentAllowAlwaysAndAPersonsEditLoseNothing(t *testing.T) {
 	assertNoTempFile(t, dir)
 }
 
+// Proves PERM-1.
 func TestPERM1_ConcurrentAllowAlwaysFromSeveralProcesses(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	const procs, perProc = 3, 6
@@ -184,6 +187,7 @@ func TestPERM1_ConcurrentAllowAlwaysFromSeveralProcesses(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_WriterKilledMidWriteLeavesOldOrNewFile(t *testing.T) {
 	old := "{\n  \"keep\": [1, 2],\n  \"permissions\": {\"allow\": [\"mcp__old\"]}\n}\n"
 	cases := []struct {
@@ -238,6 +242,7 @@ func TestPERM1_WriterKilledMidWriteLeavesOldOrNewFile(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_MalformedSettingsAreNotOverwritten(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
 	const halfEdited = `{"permissions": {"allow": ["mcp__a"],`
@@ -253,6 +258,7 @@ func TestPERM1_MalformedSettingsAreNotOverwritten(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_AllowAlwaysWritesThroughASymlink(t *testing.T) {
 	dir := t.TempDir()
 	real := filepath.Join(dir, "dotfiles", "settings.json")

@@ -63,6 +63,7 @@ func (s *remoteServer) counts() (requests, conditional int) {
 	return s.requests, s.conditional
 }
 
+// Proves SWITCH-3.
 func TestSWITCH3_RemoteOverrideWinsAndOutagesNeverFlipIt(t *testing.T) {
 	path := settingsPath(t)
 	writeFile(t, path, `{"enableExec": true}`)
@@ -117,6 +118,7 @@ func TestSWITCH3_RemoteOverrideWinsAndOutagesNeverFlipIt(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-3.
 func TestSWITCH3_RemoteRejectedDocumentKeepsValueAndIsFetchedAgain(t *testing.T) {
 	srv := newRemoteServer(t, `{"enableExec": false}`, `"v1"`)
 	svc := start(t, hotreload.Options{SettingsPath: settingsPath(t), RemoteURL: srv.URL, RemoteInterval: time.Hour})
@@ -137,6 +139,7 @@ func TestSWITCH3_RemoteRejectedDocumentKeepsValueAndIsFetchedAgain(t *testing.T)
 	}
 }
 
+// Proves SWITCH-3.
 func TestSWITCH3_RemoteIsPolled(t *testing.T) {
 	srv := newRemoteServer(t, `{}`, `"v1"`)
 	svc := start(t, hotreload.Options{SettingsPath: settingsPath(t), RemoteURL: srv.URL, RemoteInterval: 5 * time.Millisecond})
@@ -148,6 +151,7 @@ func TestSWITCH3_RemoteIsPolled(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-3.
 func TestSWITCH3_UnreachableAtStartFallsBackToTheFile(t *testing.T) {
 	srv := newRemoteServer(t, `{}`, `"v1"`)
 	srv.set("", "", "hangup")

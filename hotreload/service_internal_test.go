@@ -13,6 +13,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 )
 
+// Proves PERM-1.
 func TestPERM1_ConcurrentAllowAlwaysThroughTheConfigActorLosesNothing(t *testing.T) {
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(slog.DiscardHandler)

@@ -170,6 +170,7 @@ func checkNoLeaks(t *testing.T) {
 
 func settingsPath(t *testing.T) string { return filepath.Join(t.TempDir(), "settings.json") }
 
+// Proves SWITCH-1.
 func TestSWITCH1_NoSettingsFileMeansExecEnabled(t *testing.T) {
 	svc := start(t, hotreload.Options{SettingsPath: settingsPath(t)})
 	if !svc.Current().EnableExec {
@@ -177,6 +178,7 @@ func TestSWITCH1_NoSettingsFileMeansExecEnabled(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-2.
 func TestSWITCH2_SettingsFileDisablesExecAtStart(t *testing.T) {
 	path := settingsPath(t)
 	writeFile(t, path, `{"enableExec": false, "permissions": {"deny": ["mcp__stripe"]}}`)
@@ -187,6 +189,7 @@ func TestSWITCH2_SettingsFileDisablesExecAtStart(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-4.
 func TestSWITCH4_EachSaveStyleReloadsExactlyOnce(t *testing.T) {
 	styles := map[string]func(*testing.T, string, string){
 		"atomic rename": atomicSave,
@@ -222,6 +225,7 @@ func TestSWITCH4_EachSaveStyleReloadsExactlyOnce(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-4.
 func TestSWITCH4_MalformedFileKeepsLastGoodConfig(t *testing.T) {
 	path := settingsPath(t)
 	writeFile(t, path, `{"enableExec": false, "permissions": {"allow": ["mcp__a"]}}`)
@@ -247,6 +251,7 @@ func TestSWITCH4_MalformedFileKeepsLastGoodConfig(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-4.
 func TestSWITCH4_DeletedFileFallsBackToDefaults(t *testing.T) {
 	path := settingsPath(t)
 	writeFile(t, path, `{"enableExec": false}`)
@@ -260,6 +265,7 @@ func TestSWITCH4_DeletedFileFallsBackToDefaults(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-4.
 func TestSWITCH4_OtherFilesInTheDirectoryAreIgnored(t *testing.T) {
 	path := settingsPath(t)
 	svc := start(t, hotreload.Options{SettingsPath: path})
@@ -274,6 +280,7 @@ func TestSWITCH4_OtherFilesInTheDirectoryAreIgnored(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-3.
 func TestSWITCH3_ManagedFileBeatsSettingsFileAndReloads(t *testing.T) {
 	path := settingsPath(t)
 	managed := filepath.Join(t.TempDir(), "managed-settings.json")
@@ -305,6 +312,7 @@ func TestStartRejectsAMalformedSettingsFile(t *testing.T) {
 	checkNoLeaks(t)
 }
 
+// Proves PERM-1.
 func TestPERM1_AllowAlwaysIsVisibleWhenItReturns(t *testing.T) {
 	path := settingsPath(t)
 	writeFile(t, path, `{"theme": "dark"}`)
@@ -370,6 +378,7 @@ func TestSubscribeByActor(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-4.
 func TestSWITCH4_SymlinkedSettingsReloadWhenTheTargetChanges(t *testing.T) {
 	dir := t.TempDir()
 	target := filepath.Join(dir, "dotfiles", "settings.json")

@@ -59,6 +59,7 @@ func TestParseSettingsErrorsSayWhere(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-1.
 func TestSWITCH1_EnableExecDefaultsToTrue(t *testing.T) {
 	if cfg := hotreload.Merge(); !cfg.EnableExec {
 		t.Error("no settings at all: EnableExec = false, want true")
@@ -69,6 +70,7 @@ func TestSWITCH1_EnableExecDefaultsToTrue(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-2.
 func TestSWITCH2_SettingsFileCanDisableExec(t *testing.T) {
 	s, err := hotreload.ParseSettings([]byte(`{"enableExec": false}`))
 	if err != nil {
@@ -79,6 +81,7 @@ func TestSWITCH2_SettingsFileCanDisableExec(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-3.
 func TestSWITCH3_RemoteBeatsManagedBeatsFileBeatsDefault(t *testing.T) {
 	on, off := hotreload.Settings{EnableExec: ptr(true)}, hotreload.Settings{EnableExec: ptr(false)}
 	unset := hotreload.Settings{}

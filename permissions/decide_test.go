@@ -12,6 +12,7 @@ import (
 	"github.com/mcpexec/mcpexec/permissions"
 )
 
+// Proves PERM-1.
 func TestPERM1_NoMatchingRuleAsks(t *testing.T) {
 	cfg := messages.Config{Allow: []string{"mcp__github__get_me"}, Deny: []string{"mcp__slack"}}
 	d, reason := permissions.Decide(cfg, "mcp__github__create_issue")
@@ -23,6 +24,7 @@ func TestPERM1_NoMatchingRuleAsks(t *testing.T) {
 	}
 }
 
+// Proves PERM-2.
 func TestPERM2_AllowRuleMatchesLeafNotExec(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -46,6 +48,7 @@ func TestPERM2_AllowRuleMatchesLeafNotExec(t *testing.T) {
 	}
 }
 
+// Proves PERM-3.
 func TestPERM3_DenyBeatsAskBeatsAllow(t *testing.T) {
 	const tool = "mcp__github__delete_repo"
 	cases := []struct {
@@ -73,6 +76,7 @@ func TestPERM3_DenyBeatsAskBeatsAllow(t *testing.T) {
 	}
 }
 
+// Proves PERM-5.
 func TestPERM5_ExecItselfCanBeDenied(t *testing.T) {
 	for _, cfg := range []messages.Config{
 		{Deny: []string{"Exec"}},
@@ -89,6 +93,7 @@ func TestPERM5_ExecItselfCanBeDenied(t *testing.T) {
 	}
 }
 
+// Proves SWITCH-5.
 func TestSWITCH5_ExecExcludedByDisallowedToolsOrDeny(t *testing.T) {
 	for _, cfg := range []messages.Config{{DisallowedTools: []string{"Exec"}}, {Deny: []string{"Exec"}}} {
 		if !permissions.Excludes(cfg, permissions.ExecTool) {
@@ -130,6 +135,7 @@ func filter(cfg messages.Config, names []string) (kept, excluded []string) {
 	return kept, excluded
 }
 
+// Proves CONV-6.
 func TestCONV6_DenyRulesRemoveToolsFromThePool(t *testing.T) {
 	names := pool(t, "playwright", "memory", "lark-dotnames")
 	cfg := messages.Config{
@@ -158,6 +164,7 @@ func TestCONV6_DenyRulesRemoveToolsFromThePool(t *testing.T) {
 	}
 }
 
+// Proves EDGE-27.
 func TestEDGE27_DisallowedToolsAreAbsentFromThePool(t *testing.T) {
 	names := pool(t, "github-go-default", "filesystem")
 	cfg := messages.Config{

@@ -25,6 +25,7 @@ func startGate(t *testing.T, store permissions.RuleStore, p permissions.Prompter
 	return g
 }
 
+// Proves PERM-1.
 func TestPERM1_UnmatchedCallIsAskedAndAllowAlwaysSavesLeafRule(t *testing.T) {
 	store := &memoryStore{}
 	prompter := newScriptedPrompter()
@@ -53,6 +54,7 @@ func TestPERM1_UnmatchedCallIsAskedAndAllowAlwaysSavesLeafRule(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_AllowAlwaysHoldsForTheSessionWhenSavingFails(t *testing.T) {
 	store := &memoryStore{fail: errors.New("disk full")}
 	prompter := newScriptedPrompter()
@@ -73,6 +75,7 @@ func TestPERM1_AllowAlwaysHoldsForTheSessionWhenSavingFails(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_AllowOnceAsksAgain(t *testing.T) {
 	prompter := newScriptedPrompter()
 	g := startGate(t, &memoryStore{}, prompter)
@@ -88,6 +91,7 @@ func TestPERM1_AllowOnceAsksAgain(t *testing.T) {
 	}
 }
 
+// Proves PERM-2.
 func TestPERM2_AllowRuleRunsWithoutAsking(t *testing.T) {
 	store := &memoryStore{cfg: messages.Config{Allow: []string{"mcp__github__get_me", "mcp__memory"}}}
 	g := startGate(t, store, noPrompter(t))
@@ -98,6 +102,7 @@ func TestPERM2_AllowRuleRunsWithoutAsking(t *testing.T) {
 	}
 }
 
+// Proves PERM-3.
 func TestPERM3_DenyRuleRejectsWithReason(t *testing.T) {
 	store := &memoryStore{cfg: messages.Config{
 		Allow: []string{"mcp__github"},
@@ -117,6 +122,7 @@ func TestPERM3_DenyRuleRejectsWithReason(t *testing.T) {
 	}
 }
 
+// Proves PERM-4.
 func TestPERM4_RejectionCarriesThePersonsReason(t *testing.T) {
 	prompter := newScriptedPrompter()
 	g := startGate(t, &memoryStore{}, prompter)
@@ -136,6 +142,7 @@ func TestPERM4_RejectionCarriesThePersonsReason(t *testing.T) {
 	}
 }
 
+// Proves PERM-5.
 func TestPERM5_DeniedExecIsRefusedWithoutAsking(t *testing.T) {
 	store := &memoryStore{cfg: messages.Config{Deny: []string{"Exec"}}}
 	g := startGate(t, store, noPrompter(t))
@@ -152,6 +159,7 @@ func TestPERM5_DeniedExecIsRefusedWithoutAsking(t *testing.T) {
 	}
 }
 
+// Proves PERM-5.
 func TestPERM5_ForbiddenNeverAsks(t *testing.T) {
 	g := startGate(t, &memoryStore{cfg: messages.Config{Deny: []string{"mcp__x"}}}, noPrompter(t))
 	if err := g.Forbidden(permissions.ExecTool); err != nil {
@@ -163,6 +171,7 @@ func TestPERM5_ForbiddenNeverAsks(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_PromptsAreSerialised(t *testing.T) {
 	prompter := newScriptedPrompter()
 	g := startGate(t, &memoryStore{}, prompter)
@@ -190,6 +199,7 @@ func TestPERM1_PromptsAreSerialised(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_AllowAlwaysSettlesQueuedCallsToTheSameTool(t *testing.T) {
 	prompter := newScriptedPrompter()
 	store := &memoryStore{}
@@ -220,6 +230,7 @@ func waitQueued(t *testing.T, g *permissions.Gate, n int) {
 	waitUntil(t, func() bool { return g.Queued() == n })
 }
 
+// Proves PERM-1.
 func TestPERM1_AbortCancelsThePendingPrompt(t *testing.T) {
 	prompter := newScriptedPrompter()
 	g := startGate(t, &memoryStore{}, prompter)
@@ -244,6 +255,7 @@ func TestPERM1_AbortCancelsThePendingPrompt(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_AbortDropsAQueuedQuestion(t *testing.T) {
 	prompter := newScriptedPrompter()
 	g := startGate(t, &memoryStore{}, prompter)
@@ -267,6 +279,7 @@ func TestPERM1_AbortDropsAQueuedQuestion(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_PrompterFailureIsNotADenial(t *testing.T) {
 	prompter := newScriptedPrompter()
 	g := startGate(t, &memoryStore{}, prompter)
@@ -286,6 +299,7 @@ func TestPERM1_PrompterFailureIsNotADenial(t *testing.T) {
 	}
 }
 
+// Proves PERM-1.
 func TestPERM1_StopAnswersOpenQuestions(t *testing.T) {
 	prompter := newScriptedPrompter()
 	g, err := permissions.StartGate(newSystem(t), permissions.GateOptions{Store: &memoryStore{}, Prompter: prompter})

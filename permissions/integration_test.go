@@ -13,6 +13,7 @@ import (
 )
 
 // The gate against the real config actor and a real settings file.
+// Proves PERM-1.
 func TestPERM1_AllowAlwaysPersistsTheLeafRuleInTheSettingsFile(t *testing.T) {
 	system := newSystem(t)
 	path := filepath.Join(t.TempDir(), "settings.json")

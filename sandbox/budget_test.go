@@ -16,6 +16,7 @@ var shortBudget = Limits{Timeout: 150 * time.Millisecond}
 // budgetMessage is what every over-budget failure must convey.
 var budgetMessage = []string{"Terminated", "budget", "already completed stay in effect"}
 
+// Proves BUDGET-1.
 func TestBUDGET1_SynchronousSpinIsTerminated(t *testing.T) {
 	checkNoGoroutineLeak(t)
 	res := run(newFakeHost(), `console.log("before"); for (;;) {}`, shortBudget)
@@ -25,6 +26,7 @@ func TestBUDGET1_SynchronousSpinIsTerminated(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-2.
 func TestBUDGET2_SpinAfterAnAwaitIsTerminated(t *testing.T) {
 	checkNoGoroutineLeak(t)
 	h := newFakeHost().value("mcp__s__t", `1`)
@@ -35,6 +37,7 @@ func TestBUDGET2_SpinAfterAnAwaitIsTerminated(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-3.
 func TestBUDGET3_NeverSettlingAwaitIsTerminated(t *testing.T) {
 	checkNoGoroutineLeak(t)
 	// Awaiting a host call that never answers: the budget ends it, and the
@@ -56,6 +59,7 @@ func TestBUDGET3_NeverSettlingAwaitIsTerminated(t *testing.T) {
 	wantFailure(t, res, "Terminated", "nothing can settle", "already completed stay in effect")
 }
 
+// Proves BUDGET-3.
 func TestBUDGET3_PromiseJobFloodIsTerminated(t *testing.T) {
 	checkNoGoroutineLeak(t)
 	for _, code := range []string{
@@ -70,6 +74,7 @@ func TestBUDGET3_PromiseJobFloodIsTerminated(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-3.
 func TestBUDGET3_BacktrackingRegexpCannotOutliveTheBudget(t *testing.T) {
 	checkNoGoroutineLeak(t)
 	// A backreference sends the pattern to the backtracking engine, which
@@ -78,11 +83,13 @@ func TestBUDGET3_BacktrackingRegexpCannotOutliveTheBudget(t *testing.T) {
 	wantFailure(t, res, budgetMessage...)
 }
 
+// Proves BUDGET-3.
 func TestBUDGET3_UnboundedRecursionFails(t *testing.T) {
 	res := run(newFakeHost(), `function f(n) { return f(n + 1) + 1; } return f(0);`, shortBudget)
 	wantFailure(t, res, "call stack")
 }
 
+// Proves BUDGET-4.
 func TestBUDGET4_CallCapRejectsOnlyTheOverLimitCall(t *testing.T) {
 	h := newFakeHost().value("mcp__s__t", `"ok"`)
 	res := run(h, `
@@ -101,6 +108,7 @@ func TestBUDGET4_CallCapRejectsOnlyTheOverLimitCall(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-5.
 func TestBUDGET5_ConsoleOutputIsCapped(t *testing.T) {
 	res := run(newFakeHost(), `for (let i = 0; i < 10000; i++) console.log("line " + i); return "done";`,
 		Limits{MaxLogChars: 100})
@@ -120,6 +128,7 @@ func TestBUDGET5_ConsoleOutputIsCapped(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-5.
 func TestBUDGET5_HugeSingleLogLineIsCapped(t *testing.T) {
 	res := run(newFakeHost(), `console.log({ big: "y".repeat(1 << 20) }); return 1;`, Limits{MaxLogChars: 50})
 	wantOK(t, res)
@@ -128,6 +137,7 @@ func TestBUDGET5_HugeSingleLogLineIsCapped(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-6.
 func TestBUDGET6_ReturnValueIsTruncatedWithItsTotal(t *testing.T) {
 	res := run(newFakeHost(), `return "x".repeat(1000);`, Limits{MaxResultChars: 100})
 	wantOK(t, res)
@@ -146,6 +156,7 @@ func TestBUDGET6_ReturnValueIsTruncatedWithItsTotal(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-6.
 func TestBUDGET6_SharedReferenceBombIsBounded(t *testing.T) {
 	checkNoGoroutineLeak(t)
 	// Forty levels of [a, a] describe 2^40 leaves: the walk must stop at the
@@ -154,6 +165,7 @@ func TestBUDGET6_SharedReferenceBombIsBounded(t *testing.T) {
 	wantFailure(t, res, budgetMessage...)
 }
 
+// Proves BUDGET-7.
 func TestBUDGET7_ImagesAreCapped(t *testing.T) {
 	png := Image{MIMEType: "image/png", Data: []byte{0x89, 'P', 'N', 'G'}}
 	h := newFakeHost().tool("mcp__s__shot", func(context.Context, json.RawMessage) (CallResult, error) {
@@ -169,6 +181,7 @@ func TestBUDGET7_ImagesAreCapped(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-8.
 func TestBUDGET8_CancellationEndsTheRun(t *testing.T) {
 	checkNoGoroutineLeak(t)
 	started := make(chan struct{})
@@ -193,6 +206,7 @@ func TestBUDGET8_CancellationEndsTheRun(t *testing.T) {
 	wantFailure(t, res, "Aborted")
 }
 
+// Proves BUDGET-8.
 func TestBUDGET8_AlreadyCancelledNeverStarts(t *testing.T) {
 	h := newFakeHost().value("mcp__s__t", `1`)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -204,6 +218,7 @@ func TestBUDGET8_AlreadyCancelledNeverStarts(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-9.
 func TestBUDGET9_CrashesBecomeFailureResults(t *testing.T) {
 	checkNoGoroutineLeak(t)
 	h := newFakeHost().value("mcp__s__t", `1`)

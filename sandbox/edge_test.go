@@ -8,6 +8,7 @@ import (
 	"testing"
 )
 
+// Proves EDGE-1.
 func TestEDGE1_OnlyUnknownMcpNamesAreIntercepted(t *testing.T) {
 	h := newFakeHost().value("mcp__s__t", `1`)
 	res := run(h, `
@@ -44,6 +45,7 @@ func TestEDGE1_OnlyUnknownMcpNamesAreIntercepted(t *testing.T) {
 	}
 }
 
+// Proves EDGE-1.
 func TestEDGE1_ToolsObjectCannotBeRewritten(t *testing.T) {
 	h := newFakeHost().value("mcp__s__t", `"real"`)
 	res := run(h, `
@@ -56,6 +58,7 @@ func TestEDGE1_ToolsObjectCannotBeRewritten(t *testing.T) {
 	wantFailure(t, res, "TypeError")
 }
 
+// Proves EDGE-3.
 func TestEDGE3_ToolGoneAtRunTimeFailsThatCallOnly(t *testing.T) {
 	h := newFakeHost().value("mcp__s__alive", `"alive"`)
 	// The reachable set still names the tool, but the host no longer has it.
@@ -67,6 +70,7 @@ func TestEDGE3_ToolGoneAtRunTimeFailsThatCallOnly(t *testing.T) {
 	wantValue(t, res, `{"reason":"tool mcp__s__gone vanished","next":"alive"}`)
 }
 
+// Proves EDGE-8.
 func TestEDGE8_BlankCodeIsAnArgumentErrorAndStartsNothing(t *testing.T) {
 	h := newFakeHost()
 	for _, code := range []string{"", "   \n\t "} {
@@ -75,6 +79,7 @@ func TestEDGE8_BlankCodeIsAnArgumentErrorAndStartsNothing(t *testing.T) {
 	}
 }
 
+// Proves EDGE-9.
 func TestEDGE9_ThrowFailsAndKeepsEarlierLogs(t *testing.T) {
 	res := run(newFakeHost(), `console.log("partial", 1); throw new RangeError("went wrong");`)
 	wantFailure(t, res, "RangeError: went wrong")
@@ -89,6 +94,7 @@ func TestEDGE9_ThrowFailsAndKeepsEarlierLogs(t *testing.T) {
 	wantFailure(t, res, "Uncaught plain string")
 }
 
+// Proves EDGE-9.
 func TestEDGE9_SyntaxErrorsPointAtTheScript(t *testing.T) {
 	res := run(newFakeHost(), "const a = 1;\nconst b = ;")
 	wantFailure(t, res, "SyntaxError", "Line 2:")
@@ -97,6 +103,7 @@ func TestEDGE9_SyntaxErrorsPointAtTheScript(t *testing.T) {
 	}
 }
 
+// Proves EDGE-10.
 func TestEDGE10_NoValueAndNoOutputIsStated(t *testing.T) {
 	for _, code := range []string{`1 + 1;`, `return;`, `return undefined;`, `return () => 1;`} {
 		res := run(newFakeHost(), code)
@@ -114,6 +121,7 @@ func TestEDGE10_NoValueAndNoOutputIsStated(t *testing.T) {
 	}
 }
 
+// Proves EDGE-11.
 func TestEDGE11_ReturnValuesAreDeepCopiesWithoutProtoOrFunctions(t *testing.T) {
 	res := run(newFakeHost(), `
 		const o = JSON.parse('{"__proto__": {"admin": true}, "keep": 1}');
@@ -130,6 +138,7 @@ func TestEDGE11_ReturnValuesAreDeepCopiesWithoutProtoOrFunctions(t *testing.T) {
 	}
 }
 
+// Proves EDGE-18.
 func TestEDGE18_SearchResultsAreBoundedByTheReturnCap(t *testing.T) {
 	h := newFakeHost()
 	big := `[{"name":"mcp__s__t","description":"` + strings.Repeat("d", 5000) + `","signature":"tools.mcp__s__t(): Promise<unknown>"}]`
@@ -141,6 +150,7 @@ func TestEDGE18_SearchResultsAreBoundedByTheReturnCap(t *testing.T) {
 	}
 }
 
+// Proves EDGE-19, EDGE-20.
 func TestEDGE19_EDGE20_ValueFallsBackAndImagesTravelBeside(t *testing.T) {
 	h := newFakeHost().tool("mcp__s__image", func(context.Context, json.RawMessage) (CallResult, error) {
 		return CallResult{Images: []Image{{MIMEType: "image/png", Data: []byte("png")}}}, nil
@@ -152,6 +162,7 @@ func TestEDGE19_EDGE20_ValueFallsBackAndImagesTravelBeside(t *testing.T) {
 	}
 }
 
+// Proves EDGE-24.
 func TestEDGE24_SearchTakesOnlyAPlainObject(t *testing.T) {
 	h := newFakeHost()
 	h.search = func(json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`[]`), nil }
@@ -166,6 +177,7 @@ func TestEDGE24_SearchTakesOnlyAPlainObject(t *testing.T) {
 	}
 }
 
+// Proves EDGE-27.
 func TestEDGE27_UnknownNamesAreNotCountedButRejectedCallsAre(t *testing.T) {
 	h := newFakeHost().
 		value("mcp__s__t", `1`).
@@ -185,6 +197,7 @@ func TestEDGE27_UnknownNamesAreNotCountedButRejectedCallsAre(t *testing.T) {
 	}
 }
 
+// Proves SEARCH-6.
 func TestSEARCH6_TopLevelSearchPointsToTheReservedNamespace(t *testing.T) {
 	h := newFakeHost()
 	res := run(h, `try { await tools.search({ query: "x" }); } catch (e) { return e.message; }`)
@@ -199,6 +212,7 @@ func TestSEARCH6_TopLevelSearchPointsToTheReservedNamespace(t *testing.T) {
 	}
 }
 
+// Proves SEARCH-5.
 func TestSEARCH5_SearchesCountTowardTheCallCap(t *testing.T) {
 	h := newFakeHost()
 	h.search = func(json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`[]`), nil }
@@ -215,6 +229,7 @@ func TestSEARCH5_SearchesCountTowardTheCallCap(t *testing.T) {
 	}
 }
 
+// Proves SEARCH-2.
 func TestSEARCH2_SearchResolvesToTheEntryArray(t *testing.T) {
 	h := newFakeHost()
 	var sent string

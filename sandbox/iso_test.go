@@ -10,6 +10,7 @@ import (
 	"testing"
 )
 
+// Proves ISO-1.
 func TestISO1_HostGlobalsAreUndefined(t *testing.T) {
 	res := run(newFakeHost(), `return {
 		require: typeof require, process: typeof process, Buffer: typeof Buffer,
@@ -51,6 +52,7 @@ var codeGenerationPaths = map[string]string{
 	"call":                     `Function.prototype.constructor.call(null, src)()`,
 }
 
+// Proves ISO-2.
 func TestISO2_EveryCodeGenerationPathThrowsEvalError(t *testing.T) {
 	h := newFakeHost().value("mcp__s__t", `null`)
 	for name, expr := range codeGenerationPaths {
@@ -65,6 +67,7 @@ func TestISO2_EveryCodeGenerationPathThrowsEvalError(t *testing.T) {
 	}
 }
 
+// Proves ISO-2.
 func TestISO2_LockdownCannotBeUndone(t *testing.T) {
 	res := run(newFakeHost(), `
 		const proto = Object.getPrototypeOf(function () {});
@@ -79,6 +82,7 @@ func TestISO2_LockdownCannotBeUndone(t *testing.T) {
 	wantValue(t, res, `{"still":"EvalError","sameThrower":true}`)
 }
 
+// Proves ISO-3.
 func TestISO3_ImportIsAPlainLanguageError(t *testing.T) {
 	for _, code := range []string{
 		`const fs = await import("node:fs"); return fs;`,
@@ -97,6 +101,7 @@ func TestISO3_ImportIsAPlainLanguageError(t *testing.T) {
 // TestISO3_SourceMapCommentDoesNotReadHostFiles covers the goja parser's
 // habit of following a sourceMappingURL comment to a host file: a map file
 // that is not valid JSON would make parsing fail if it were read.
+// Proves ISO-3.
 func TestISO3_SourceMapCommentDoesNotReadHostFiles(t *testing.T) {
 	dir := t.TempDir()
 	mapFile := filepath.Join(dir, "secret.map")
@@ -107,6 +112,7 @@ func TestISO3_SourceMapCommentDoesNotReadHostFiles(t *testing.T) {
 	wantValue(t, res, `7`)
 }
 
+// Proves ISO-4.
 func TestISO4_ReachableFunctionsBelongToTheSandboxRealm(t *testing.T) {
 	h := newFakeHost().value("mcp__s__t", `{"nested":{"x":1},"list":[{"y":2}]}`)
 	res := run(h, `
@@ -130,6 +136,7 @@ func TestISO4_ReachableFunctionsBelongToTheSandboxRealm(t *testing.T) {
 		"toolName":"mcp__s__t","consoleName":"log","searchName":"search"}`)
 }
 
+// Proves ISO-4.
 func TestISO4_HostErrorsCarryOnlyAMessage(t *testing.T) {
 	h := newFakeHost().tool("mcp__s__t", func(context.Context, json.RawMessage) (CallResult, error) {
 		return CallResult{}, &secretError{token: "s3cr3t"}
@@ -148,6 +155,7 @@ type secretError struct{ token string }
 
 func (e *secretError) Error() string { return "permission check failed" }
 
+// Proves ISO-5.
 func TestISO5_ModifyingAResultDoesNotTouchTheHost(t *testing.T) {
 	h := newFakeHost().value("mcp__s__t", `{"list":[1,2],"inner":{"v":"orig"}}`)
 	res := run(h, `
@@ -165,6 +173,7 @@ func TestISO5_ModifyingAResultDoesNotTouchTheHost(t *testing.T) {
 	}
 }
 
+// Proves ISO-5.
 func TestISO5_PrototypePollutionFromAResultStaysOwnData(t *testing.T) {
 	h := newFakeHost().value("mcp__s__t", `{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}`)
 	res := run(h, `
@@ -176,6 +185,7 @@ func TestISO5_PrototypePollutionFromAResultStaysOwnData(t *testing.T) {
 // TestISO6_OnlyPlainDataCrossesOut tries every kind of value that is not plain
 // data; each call must reject with an error the script catches, and none may
 // reach the host.
+// Proves ISO-6.
 func TestISO6_OnlyPlainDataCrossesOut(t *testing.T) {
 	cases := map[string]string{
 		"function field":          `({ cb: () => 1 })`,
@@ -227,6 +237,7 @@ func TestISO6_OnlyPlainDataCrossesOut(t *testing.T) {
 	}
 }
 
+// Proves ISO-6.
 func TestISO6_PlainDataCrossesWhole(t *testing.T) {
 	h := newFakeHost().tool("mcp__s__echo", func(_ context.Context, args json.RawMessage) (CallResult, error) {
 		return CallResult{Value: args}, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// Proves ORCH-1.
 func TestORCH1_AwaitsChainRealCalls(t *testing.T) {
 	checkNoGoroutineLeak(t)
 	var stored string
@@ -37,6 +38,7 @@ func TestORCH1_AwaitsChainRealCalls(t *testing.T) {
 	}
 }
 
+// Proves ORCH-2.
 func TestORCH2_ValueIsToolOutputWithoutEnvelope(t *testing.T) {
 	h := newFakeHost().
 		value("mcp__s__structured", `{"items":[1,2],"next":null}`).
@@ -57,6 +59,7 @@ func TestORCH2_ValueIsToolOutputWithoutEnvelope(t *testing.T) {
 	wantValue(t, res, `{"structured":{"items":[1,2],"next":null},"sum":3,"text":"plain text","textType":"string","nothing":null,"empty":null,"envelope":false}`)
 }
 
+// Proves ORCH-3.
 func TestORCH3_ArgumentsPassThroughUntouched(t *testing.T) {
 	h := newFakeHost().value("mcp__s__t", `null`)
 	res := run(h, `await tools.mcp__s__t({ zeta: 1, alpha: { list: [1, "two", null, true, 2.5], empty: {} }, "with space": "é\n\"q\"", n: -0, big: 1e21 });`)
@@ -74,6 +77,7 @@ func TestORCH3_ArgumentsPassThroughUntouched(t *testing.T) {
 	}
 }
 
+// Proves ORCH-4.
 func TestORCH4_UnknownToolRejectsWithSearchGuidance(t *testing.T) {
 	h := newFakeHost().value("mcp__s__known", `1`)
 	res := run(h, `
@@ -95,6 +99,7 @@ func TestORCH4_UnknownToolRejectsWithSearchGuidance(t *testing.T) {
 	wantValue(t, res, `["undefined","function",null,true,false,true]`)
 }
 
+// Proves ORCH-5.
 func TestORCH5_CaughtRejectionLetsTheScriptContinue(t *testing.T) {
 	h := newFakeHost().
 		tool("mcp__s__fail", func(context.Context, json.RawMessage) (CallResult, error) {
@@ -109,6 +114,7 @@ func TestORCH5_CaughtRejectionLetsTheScriptContinue(t *testing.T) {
 	wantValue(t, res, `{"reason":"the tool said no","after":"fine"}`)
 }
 
+// Proves ORCH-6.
 func TestORCH6_ConsoleOutputReturnedWithTheValue(t *testing.T) {
 	res := run(newFakeHost(), `
 		console.log("step", 1, { a: [1, 2] }, null, undefined, true);
@@ -124,6 +130,7 @@ func TestORCH6_ConsoleOutputReturnedWithTheValue(t *testing.T) {
 	}
 }
 
+// Proves ORCH-7.
 func TestORCH7_ReturnValueSerializedOrNoOutputStated(t *testing.T) {
 	res := run(newFakeHost(), `return { ok: true, list: ["a", 1] };`)
 	if res.Text != `{"ok":true,"list":["a",1]}` {

@@ -121,6 +121,7 @@ func TestWorkerRunsOverBothTransports(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-1, BUDGET-2, BUDGET-3.
 func TestBUDGET1_BUDGET2_BUDGET3_TerminatedInWorkers(t *testing.T) {
 	p := newTestWorkers(t, WorkerOptions{Warm: 1})
 	h := newFakeHost().value("mcp__s__t", `1`).tool("mcp__s__hang", func(ctx context.Context, _ json.RawMessage) (CallResult, error) {
@@ -150,6 +151,7 @@ func TestBUDGET1_BUDGET2_BUDGET3_TerminatedInWorkers(t *testing.T) {
 	}
 }
 
+// Proves BUDGET-8.
 func TestBUDGET8_AbortKillsTheWorker(t *testing.T) {
 	p := newTestWorkers(t, WorkerOptions{Warm: 1})
 	h := newFakeHost().value("mcp__s__t", `1`)
@@ -191,6 +193,7 @@ var hostileScripts = map[string]string{
 // TestBUDGET9_HostileScriptsEndAsFailuresWhileOthersRun runs every hostile
 // script in worker processes, each beside a benign script that must succeed
 // at the same time; every hostile one must come back as a failure Result.
+// Proves BUDGET-9.
 func TestBUDGET9_HostileScriptsEndAsFailuresWhileOthersRun(t *testing.T) {
 	p := newTestWorkers(t, WorkerOptions{Warm: 2, MemoryLimit: 256 << 20})
 	h := newFakeHost().value("mcp__s__t", `{"ok":true}`)

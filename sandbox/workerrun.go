@@ -47,7 +47,10 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 		case f, ok := <-w.frames:
 			if !ok {
 				w.spent = true
-				return h.failure(w.crashReason())
+				reason := w.crashReason()
+				logger := h.logger()
+				logger.Warn().Str("exit", w.describeExit()).Msg("sandbox: worker stopped during a run")
+				return h.failure(reason)
 			}
 			if f.Type == frameDone {
 				return h.finish(f)
