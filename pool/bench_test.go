@@ -69,8 +69,14 @@ func benchManager(b *testing.B) *pool.Manager {
 
 // BenchmarkCallToolPaired alternates one raw SDK call and one funnel call
 // per iteration, so both see the same machine load, and reports each side's
-// mean and their ratio (funnel/raw).
+// mean and their ratio (funnel/raw), for a text reply and a structured one.
 func BenchmarkCallToolPaired(b *testing.B) {
+	for _, tool := range []string{"text", "structured"} {
+		b.Run(tool, func(b *testing.B) { benchPaired(b, tool) })
+	}
+}
+
+func benchPaired(b *testing.B, tool string) {
 	ctx := context.Background()
 	transport, err := testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))(ctx)
 	if err != nil {
@@ -85,11 +91,11 @@ func BenchmarkCallToolPaired(b *testing.B) {
 	var raw, funnel time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		if _, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "text", Arguments: benchArgs}); err != nil {
+		if _, err := session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: benchArgs}); err != nil {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		if _, err := m.Call(ctx, "mcp__b__text", benchArgs); err != nil {
+		if _, err := m.Call(ctx, "mcp__b__"+tool, benchArgs); err != nil {
 			b.Fatal(err)
 		}
 		raw += t1.Sub(t0)

@@ -47,11 +47,13 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	if len(args) > 0 {
 		params.Arguments = args
 	}
-	res, err := live.session.CallTool(ctx, params)
+	callCtx, reply := withRawReply(ctx)
+	res, err := live.session.CallTool(callCtx, params)
 	if err != nil {
+		live.tap.forget(reply)
 		return Result{}, callError(ctx, name, tool.Server, live.ended, err)
 	}
-	return Project(name, res)
+	return ProjectRaw(name, res, reply.get())
 }
 
 // unavailable explains a name that is not in the pool: its server is down

@@ -38,6 +38,10 @@ func TestORCH2_ValueIsStructuredElseTextElseNull(t *testing.T) {
 			if len(res.Images) != 0 {
 				t.Errorf("images = %d, want none", len(res.Images))
 			}
+			var decoded any
+			if err := json.Unmarshal(res.JSON, &decoded); err != nil || !cmp.Equal(c.want, decoded) {
+				t.Errorf("JSON %s does not hold the value (%v)", res.JSON, err)
+			}
 		})
 	}
 }
@@ -233,6 +237,17 @@ func TestFunnelHangingCallEndsWithCallersContext(t *testing.T) {
 	_, err = m.Call(ctx, "mcp__b__hang", raw(`{}`))
 	if err == nil || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want deadline exceeded", err)
+	}
+}
+
+func TestORCH2_StructuredContentReachesTheCallerAsSent(t *testing.T) {
+	m := start(t, []pool.ServerConfig{behaviourInMemory("b")}, pool.Options{})
+	res, err := m.Call(context.Background(), "mcp__b__structured", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(res.JSON) != string(testservers.StructuredJSON) {
+		t.Fatalf("JSON = %s, want the server's bytes %s", res.JSON, testservers.StructuredJSON)
 	}
 }
 

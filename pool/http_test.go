@@ -71,6 +71,15 @@ func TestHTTPServersStreamableAndSSE(t *testing.T) {
 		}
 		waitFor(t, m, server+" refresh", has("mcp__"+server+"__over_http"))
 	}
+	// Streamable HTTP keeps the result bytes as sent, SSE re-encodes them.
+	res, err := m.Call(context.Background(), "mcp__remote__structured", nil)
+	if err != nil || string(res.JSON) != string(testservers.StructuredJSON) {
+		t.Errorf("streamable structured JSON %s (%v)", res.JSON, err)
+	}
+	res, err = m.Call(context.Background(), "mcp__legacy__structured", nil)
+	if err != nil || string(res.JSON) != `{"count":2,"items":["a","b"]}` {
+		t.Errorf("SSE structured JSON %s (%v)", res.JSON, err)
+	}
 	// Streamable HTTP keeps the schema bytes as the server wrote them; the
 	// legacy SSE transport gets the SDK's decoding (same JSON, keys sorted).
 	structured, _ := m.Snapshot().Lookup("mcp__remote__structured")

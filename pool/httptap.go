@@ -9,14 +9,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// tapRoundTripper records raw tools/list replies of a streamable HTTP
-// server for listTap, as tapConn does for newline-JSON connections: a
-// tools/list request is one POST, and its reply comes back in that POST's
-// response, either as a JSON body or as an event of an SSE body. Other
-// requests pass through untouched.
+// tapRoundTripper records raw tools/list and tools/call replies of a
+// streamable HTTP server for wireTap, as tapConn does for newline-JSON
+// connections: a request is one POST, and its reply comes back in that
+// POST's response, either as a JSON body or as an event of an SSE body.
+// Other requests pass through untouched.
 type tapRoundTripper struct {
 	next http.RoundTripper
-	tap  *listTap
+	tap  *wireTap
 }
 
 func (t tapRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -32,11 +32,14 @@ func (t tapRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return t.next.RoundTrip(req)
 	}
-	msg, err := jsonrpc.DecodeMessage(data)
-	if r, ok := msg.(*jsonrpc.Request); err != nil || !ok || r.Method != "tools/list" {
+	// Decode only what may be wanted: a funnel call, or a listing.
+	if req.Context().Value(rawReplyKey{}) == nil && !bytes.Contains(data, []byte(`"tools/list"`)) {
 		return t.next.RoundTrip(req)
 	}
-	t.tap.sent(msg)
+	msg, err := jsonrpc.DecodeMessage(data)
+	if err != nil || !t.tap.sent(req.Context(), msg) {
+		return t.next.RoundTrip(req)
+	}
 	resp, err := t.next.RoundTrip(req)
 	if err != nil || resp.StatusCode != http.StatusOK {
 		return resp, err
@@ -70,7 +73,7 @@ func (t *tee) Read(p []byte) (int, error) {
 
 // jsonSink collects a JSON body and reports it at EOF.
 type jsonSink struct {
-	tap *listTap
+	tap *wireTap
 	buf bytes.Buffer
 }
 
@@ -85,7 +88,7 @@ func (s *jsonSink) flush() {
 
 // eventSink reassembles server-sent events and reports each data payload.
 type eventSink struct {
-	tap     *listTap
+	tap     *wireTap
 	partial []byte // an unfinished line
 	data    bytes.Buffer
 }

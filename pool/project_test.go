@@ -1,6 +1,7 @@
 package pool_test
 
 import (
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -16,25 +17,25 @@ func TestORCH2_ProjectTable(t *testing.T) {
 		res  *mcp.CallToolResult
 		want pool.Result
 	}{
-		{"nil reply", nil, pool.Result{}},
-		{"no content", &mcp.CallToolResult{}, pool.Result{}},
-		{"one text", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hi"}}}, pool.Result{Value: "hi"}},
+		{"nil reply", nil, pool.Result{JSON: raw(`null`)}},
+		{"no content", &mcp.CallToolResult{}, pool.Result{JSON: raw(`null`)}},
+		{"one text", &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hi"}}}, pool.Result{Value: "hi", JSON: raw(`"hi"`)}},
 		{"texts joined by newline",
 			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "a"}, &mcp.TextContent{Text: "b"}}},
-			pool.Result{Value: "a\nb"}},
+			pool.Result{Value: "a\nb", JSON: raw(`"a\nb"`)}},
 		{"structured wins over text, no envelope",
 			&mcp.CallToolResult{StructuredContent: map[string]any{"k": 1.0}, Content: []mcp.Content{&mcp.TextContent{Text: `{"k":1}`}}},
-			pool.Result{Value: map[string]any{"k": 1.0}}},
-		{"structured array", &mcp.CallToolResult{StructuredContent: []any{"x"}}, pool.Result{Value: []any{"x"}}},
+			pool.Result{Value: map[string]any{"k": 1.0}, JSON: raw(`{"k":1}`)}},
+		{"structured array", &mcp.CallToolResult{StructuredContent: []any{"x"}}, pool.Result{Value: []any{"x"}, JSON: raw(`["x"]`)}},
 		{"EDGE-20 images only: null value, images beside",
 			&mcp.CallToolResult{Content: []mcp.Content{img, img}},
-			pool.Result{Images: []pool.Image{{MIMEType: "image/png", Data: []byte{1, 2}}, {MIMEType: "image/png", Data: []byte{1, 2}}}}},
+			pool.Result{JSON: raw(`null`), Images: []pool.Image{{MIMEType: "image/png", Data: []byte{1, 2}}, {MIMEType: "image/png", Data: []byte{1, 2}}}}},
 		{"text and image",
 			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "cap"}, img}},
-			pool.Result{Value: "cap", Images: []pool.Image{{MIMEType: "image/png", Data: []byte{1, 2}}}}},
+			pool.Result{Value: "cap", JSON: raw(`"cap"`), Images: []pool.Image{{MIMEType: "image/png", Data: []byte{1, 2}}}}},
 		{"audio and links are not the value",
 			&mcp.CallToolResult{Content: []mcp.Content{&mcp.AudioContent{MIMEType: "audio/wav"}, &mcp.ResourceLink{URI: "file:///x", Name: "x"}}},
-			pool.Result{}},
+			pool.Result{JSON: raw(`null`)}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -46,6 +47,21 @@ func TestORCH2_ProjectTable(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestProjectRawKeepsStructuredContentAsSent(t *testing.T) {
+	res := &mcp.CallToolResult{StructuredContent: map[string]any{"a": 1.0, "z": 2.0}}
+	got, err := pool.ProjectRaw("mcp__s__t", res, raw(`{"content":[],"structuredContent":{"z":2,"a":1.50e0}}`))
+	if err != nil || string(got.JSON) != `{"z":2,"a":1.50e0}` {
+		t.Fatalf("JSON = %s (%v)", got.JSON, err)
+	}
+	// Without the raw reply (or with one that has none), the value is encoded.
+	for _, r := range []json.RawMessage{nil, raw(`{"content":[]}`), raw(`not json`)} {
+		got, _ := pool.ProjectRaw("mcp__s__t", res, r)
+		if string(got.JSON) != `{"a":1,"z":2}` {
+			t.Errorf("raw %q: JSON = %s", r, got.JSON)
+		}
 	}
 }
 

@@ -36,6 +36,7 @@ func (s *server) firstAttemptDone() { s.tried.Do(s.m.attempted) }
 type liveSession struct {
 	session *mcp.ClientSession
 	ended   chan struct{} // closed when the connection is gone
+	tap     *wireTap
 }
 
 func (s *server) run(ctx context.Context) {
@@ -68,7 +69,7 @@ func (s *server) run(ctx context.Context) {
 // connectAndServe runs one connection until it ends. up is how long the
 // server's tools were in the pool (0 if they never got there).
 func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err error) {
-	tap := newListTap()
+	tap := newWireTap()
 	transport, err := transportFor(ctx, s.cfg, &s.m.opts, tap)
 	if err != nil {
 		return 0, err
@@ -121,7 +122,7 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	if init := session.InitializeResult(); init != nil {
 		instructions = init.Instructions
 	}
-	s.live.Store(&liveSession{session: session, ended: ended})
+	s.live.Store(&liveSession{session: session, ended: ended, tap: tap})
 	s.m.countConnect(s.cfg.Name)
 	s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Tools: tools})
 	s.m.log.Debug().Str("server", s.cfg.Name).Int("tools", len(tools)).Msg("mcp server connected")
@@ -149,7 +150,7 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 
 // list reads every page of tools/list. Entries come from the raw reply when
 // the transport records it (exact bytes), else from the SDK's decoding.
-func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *listTap) ([]Tool, error) {
+func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *wireTap) ([]Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
 	defer cancel()
 	var tools []Tool

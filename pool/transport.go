@@ -9,7 +9,7 @@ import (
 
 // transportFor builds a fresh transport for one connection attempt. tap, when
 // the transport is newline JSON, records raw tools/list replies.
-func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *listTap) (mcp.Transport, error) {
+func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wireTap) (mcp.Transport, error) {
 	switch {
 	case cfg.Dial != nil:
 		t, err := cfg.Dial(ctx)

@@ -31,7 +31,11 @@ const FailText = "quota exceeded: try again tomorrow"
 // deliberately not in sorted order.
 var StructuredSchema = json.RawMessage(`{"type":"object","properties":{"items":{"type":"array","items":{"type":"string"}},"count":{"type":"number"}}}`)
 
-// StructuredValue is the structuredContent of the structured tool.
+// StructuredJSON is the structuredContent of the structured tool as sent
+// (keys deliberately not sorted); StructuredValue is the same decoded.
+var StructuredJSON = json.RawMessage(`{"items":["a","b"],"count":2}`)
+
+// StructuredValue is the structuredContent of the structured tool, decoded.
 var StructuredValue = map[string]any{"count": 2.0, "items": []any{"a", "b"}}
 
 // BehaviourOptions selects the tools only a subprocess may offer.
@@ -79,8 +83,8 @@ func Behaviour(opts BehaviourOptions) *mcp.Server {
 		Name: "structured", Description: "Returns structured content.", InputSchema: objectSchema,
 		OutputSchema: StructuredSchema,
 	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res := text(`{"count":2,"items":["a","b"]}`)
-		res.StructuredContent = StructuredValue
+		res := text(string(StructuredJSON))
+		res.StructuredContent = StructuredJSON
 		return res, nil
 	})
 	s.AddTool(&mcp.Tool{
