@@ -39,11 +39,12 @@
 // the SDK's streamable HTTP transport (or SSE with "type": "sse"), with the
 // configured headers.
 //
-// Schemas are kept as the server wrote them (compact JSON, key order intact):
-// the SDK client decodes schemas into maps, so the pool records the raw
-// tools/list replies on stdio, in-memory and streamable HTTP connections.
-// Over the legacy SSE transport it falls back to the SDK's decoding (same
-// JSON, keys sorted).
+// Schemas and structured results are kept as the server wrote them (compact
+// JSON, key order intact): the SDK client decodes both into maps, so the pool
+// records the raw tools/list and tools/call replies on stdio, in-memory and
+// streamable HTTP connections ([Tool.InputSchema], [Result.JSON]). Over the
+// legacy SSE transport it falls back to the SDK's decoding (same JSON, keys
+// sorted).
 //
 // The Go SDK client does not validate tool schemas: a tools/list whose
 // inputSchemas are only {"$schema": ...} (which the TypeScript SDK rejects
