@@ -1,12 +1,10 @@
 package sandbox
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 )
@@ -15,80 +13,171 @@ import (
 // a hostile server cannot make the decoder recurse without end.
 const maxInboundDepth = 512
 
+var errBadJSON = errors.New("invalid JSON")
+
 // fromJSON builds a fresh sandbox value from JSON. Objects get a null
 // prototype (ISO-4: their constructor is undefined, so no path leads from a
 // tool result to a function that compiles code), keys keep the order the
 // server sent, and nothing of the host is shared with the script (ISO-5).
+//
+// It is a small recursive-descent decoder writing sandbox values directly:
+// every nested call's result passes through here, and going through
+// encoding/json's token stream cost more than the rest of the call.
 func fromJSON(vm *goja.Runtime, data json.RawMessage) (goja.Value, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
+	d := inbound{vm: vm, data: data}
+	d.space()
+	if d.pos == len(d.data) {
 		return goja.Null(), nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	b := inbound{vm: vm, dec: dec}
-	v, err := b.value(0)
+	v, err := d.value(0)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after the JSON value")
+	if d.space(); d.pos != len(d.data) {
+		return nil, errBadJSON
 	}
 	return v, nil
 }
 
 type inbound struct {
-	vm  *goja.Runtime
-	dec *json.Decoder
+	vm   *goja.Runtime
+	data []byte
+	pos  int
 }
 
-func (b *inbound) value(depth int) (goja.Value, error) {
+func (d *inbound) space() {
+	for d.pos < len(d.data) {
+		switch d.data[d.pos] {
+		case ' ', '\t', '\n', '\r':
+			d.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (d *inbound) value(depth int) (goja.Value, error) {
 	if depth > maxInboundDepth {
 		return nil, errors.New("value nested too deeply")
 	}
-	tok, err := b.dec.Token()
-	if err != nil {
-		return nil, err
+	d.space()
+	if d.pos >= len(d.data) {
+		return nil, errBadJSON
 	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			return b.object(depth)
-		case '[':
-			return b.array(depth)
-		}
-		return nil, fmt.Errorf("unexpected %q", t)
-	case string:
-		return b.vm.ToValue(t), nil
-	case json.Number:
-		if i, err := strconv.ParseInt(string(t), 10, 64); err == nil && i >= -(1<<53) && i <= 1<<53 {
-			return b.vm.ToValue(i), nil
-		}
-		f, err := strconv.ParseFloat(string(t), 64)
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return nil, err
-		}
-		return b.vm.ToValue(f), nil
-	case bool:
-		return b.vm.ToValue(t), nil
-	case nil:
-		return goja.Null(), nil
-	}
-	return nil, fmt.Errorf("unexpected token %v", tok)
-}
-
-func (b *inbound) object(depth int) (goja.Value, error) {
-	obj := b.vm.NewObject()
-	if err := obj.SetPrototype(nil); err != nil {
-		return nil, err
-	}
-	for b.dec.More() {
-		tok, err := b.dec.Token()
+	switch c := d.data[d.pos]; {
+	case c == '{':
+		return d.object(depth)
+	case c == '[':
+		return d.array(depth)
+	case c == '"':
+		s, err := d.str()
 		if err != nil {
 			return nil, err
 		}
-		key, _ := tok.(string)
-		v, err := b.value(depth + 1)
+		return d.vm.ToValue(s), nil
+	case c == 't':
+		return d.literal("true", d.vm.ToValue(true))
+	case c == 'f':
+		return d.literal("false", d.vm.ToValue(false))
+	case c == 'n':
+		return d.literal("null", goja.Null())
+	default:
+		return d.number()
+	}
+}
+
+func (d *inbound) literal(word string, v goja.Value) (goja.Value, error) {
+	if len(d.data)-d.pos < len(word) || string(d.data[d.pos:d.pos+len(word)]) != word {
+		return nil, errBadJSON
+	}
+	d.pos += len(word)
+	return v, nil
+}
+
+func (d *inbound) number() (goja.Value, error) {
+	start := d.pos
+	integer := true
+	for d.pos < len(d.data) {
+		c := d.data[d.pos]
+		switch {
+		case c >= '0' && c <= '9', c == '-', c == '+':
+		case c == '.' || c == 'e' || c == 'E':
+			integer = false
+		default:
+			goto done
+		}
+		d.pos++
+	}
+done:
+	text := string(d.data[start:d.pos])
+	if !json.Valid(d.data[start:d.pos]) {
+		return nil, errBadJSON
+	}
+	if integer {
+		if i, err := strconv.ParseInt(text, 10, 64); err == nil && i >= -(1<<53) && i <= 1<<53 {
+			return d.vm.ToValue(i), nil
+		}
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return nil, errBadJSON
+	}
+	return d.vm.ToValue(f), nil
+}
+
+// str decodes a string; only strings with escapes pay for encoding/json.
+func (d *inbound) str() (string, error) {
+	start := d.pos
+	d.pos++ // opening quote
+	escaped := false
+	for d.pos < len(d.data) {
+		switch c := d.data[d.pos]; {
+		case c == '"':
+			d.pos++
+			raw := d.data[start:d.pos]
+			if !escaped && utf8.Valid(raw) {
+				return string(raw[1 : len(raw)-1]), nil
+			}
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return "", errBadJSON
+			}
+			return s, nil
+		case c == '\\':
+			escaped = true
+			d.pos += 2
+			continue
+		case c < 0x20:
+			return "", errBadJSON
+		}
+		d.pos++
+	}
+	return "", errBadJSON
+}
+
+func (d *inbound) object(depth int) (goja.Value, error) {
+	d.pos++ // '{'
+	obj := d.vm.NewObject()
+	if err := obj.SetPrototype(nil); err != nil {
+		return nil, err
+	}
+	if d.space(); d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return obj, nil
+	}
+	for {
+		if d.space(); d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return nil, errBadJSON
+		}
+		key, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		if d.space(); d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return nil, errBadJSON
+		}
+		d.pos++
+		v, err := d.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
@@ -97,27 +186,44 @@ func (b *inbound) object(depth int) (goja.Value, error) {
 		if err := obj.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
 			return nil, err
 		}
+		if done, err := d.separator('}'); done || err != nil {
+			return obj, err
+		}
 	}
-	if _, err := b.dec.Token(); err != nil { // closing '}'
-		return nil, err
-	}
-	return obj, nil
 }
 
-func (b *inbound) array(depth int) (goja.Value, error) {
-	var items []any
-	for b.dec.More() {
-		v, err := b.value(depth + 1)
+func (d *inbound) array(depth int) (goja.Value, error) {
+	d.pos++ // '['
+	items := []any{}
+	if d.space(); d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return d.vm.NewArray(items...), nil
+	}
+	for {
+		v, err := d.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
 		items = append(items, v)
+		if done, err := d.separator(']'); done || err != nil {
+			return d.vm.NewArray(items...), err
+		}
 	}
-	if _, err := b.dec.Token(); err != nil { // closing ']'
-		return nil, err
+}
+
+// separator consumes a comma (more to come) or the closer (done).
+func (d *inbound) separator(closer byte) (done bool, err error) {
+	d.space()
+	if d.pos >= len(d.data) {
+		return false, errBadJSON
 	}
-	if items == nil {
-		items = []any{}
+	switch d.data[d.pos] {
+	case ',':
+		d.pos++
+		return false, nil
+	case closer:
+		d.pos++
+		return true, nil
 	}
-	return b.vm.NewArray(items...), nil
+	return false, errBadJSON
 }
