@@ -49,6 +49,8 @@ func workerMain() int {
 	}
 	debug.SetMaxStack(workerMaxStack)
 	unboundedRegexpMatches()
+	// An idle worker should cost little: return what start-up touched.
+	debug.FreeOSMemory()
 	in, out := os.NewFile(workerInFD, "sandbox-in"), os.NewFile(workerOutFD, "sandbox-out")
 	if in == nil || out == nil {
 		fmt.Fprintln(os.Stderr, "sandbox worker: protocol pipes missing")

@@ -78,14 +78,16 @@ func (gatedHost) Search(context.Context, json.RawMessage) (json.RawMessage, erro
 
 // BenchmarkWorkerMemory reports the resident memory of an idle warm worker
 // and of a worker in the middle of a typical run (a few hundred objects,
-// awaiting a tool call).
+// awaiting a tool call): all of it (VmRSS), and its private part (RssAnon).
+// Most of VmRSS is the binary's file pages, shared by every worker and the
+// host through the page cache; RssAnon is what each extra worker costs.
 func BenchmarkWorkerMemory(b *testing.B) {
 	for b.Loop() {
 		p, err := NewWorkers(WorkerOptions{Warm: 1})
 		if err != nil {
 			b.Fatal(err)
 		}
-		idle := averageRSS(b)
+		idle, idleAnon := averageRSS(b, "VmRSS:"), averageRSS(b, "RssAnon:")
 		h := gatedHost{release: make(chan struct{})}
 		done := make(chan Result)
 		go func() {
@@ -94,22 +96,25 @@ func BenchmarkWorkerMemory(b *testing.B) {
 				console.log(rows.length);
 				return await tools.mcp__s__t({ rows });`})
 		}()
-		running := waitForRunningRSS(b, idle)
+		running, runningAnon := waitForRunningRSS(b, idleAnon)
 		close(h.release)
 		if res := <-done; !res.OK {
 			b.Fatal(res.Text)
 		}
 		p.Close()
 		b.ReportMetric(idle/1024, "idle-MB")
+		b.ReportMetric(idleAnon/1024, "idle-private-MB")
 		b.ReportMetric(running/1024, "running-MB")
+		b.ReportMetric(runningAnon/1024, "running-private-MB")
 	}
 }
 
-// averageRSS is the mean resident set, in KiB, of this process's children.
-func averageRSS(b *testing.B) float64 {
+// averageRSS is the mean of a /proc status field (VmRSS:, RssAnon:), in
+// KiB, over this process's children.
+func averageRSS(b *testing.B, field string) float64 {
 	total, n := 0.0, 0
 	for _, pid := range childPIDs(b) {
-		if kb := rssKiB(pid); kb > 0 {
+		if kb := statusKiB(pid, field); kb > 0 {
 			total += kb
 			n++
 		}
@@ -120,18 +125,17 @@ func averageRSS(b *testing.B) float64 {
 	return total / float64(n)
 }
 
-// waitForRunningRSS samples until the worker's resident set has grown past
-// its idle size (its run has allocated), or gives the last sample.
-func waitForRunningRSS(b *testing.B, idle float64) float64 {
-	var rss float64
+// waitForRunningRSS samples until the worker's private memory has grown
+// past its idle size (its run has allocated), or gives the last sample.
+func waitForRunningRSS(b *testing.B, idleAnon float64) (rss, anon float64) {
 	for range 200 {
-		rss = averageRSS(b)
-		if rss > idle*1.05 {
+		rss, anon = averageRSS(b, "VmRSS:"), averageRSS(b, "RssAnon:")
+		if anon > idleAnon*1.05 {
 			break
 		}
 		waitBriefly()
 	}
-	return rss
+	return rss, anon
 }
 
 func childPIDs(b *testing.B) []int {
@@ -158,7 +162,7 @@ func childPIDs(b *testing.B) []int {
 	return pids
 }
 
-func rssKiB(pid int) float64 {
+func statusKiB(pid int, field string) float64 {
 	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0
@@ -166,7 +170,7 @@ func rssKiB(pid int) float64 {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
 			kb, _ := strconv.ParseFloat(strings.Fields(rest)[0], 64)
 			return kb
 		}
