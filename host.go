@@ -40,9 +40,13 @@ func (h execHost) Search(_ context.Context, args json.RawMessage) (json.RawMessa
 
 var errUnreadableResult = errors.New("The tool returned a result that could not be read.")
 
-// valueJSON is a projected tool value as JSON: the structured content, the
-// text as a JSON string, or null (ORCH-2).
+// valueJSON is a projected tool value as JSON: the structured content (as
+// the server wrote it, key order kept), the text as a JSON string, or null
+// (ORCH-2).
 func valueJSON(res pool.Result) (json.RawMessage, error) {
+	if len(res.JSON) > 0 {
+		return res.JSON, nil
+	}
 	if res.Value == nil {
 		return json.RawMessage("null"), nil
 	}
