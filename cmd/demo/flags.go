@@ -64,6 +64,10 @@ func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// minMemoryMB is the smallest worker memory cap a Go worker process starts
+// under (measured: 96 MiB is too little on a small machine).
+const minMemoryMB = 128
+
 // execFlags are the options of `demo exec`.
 type execFlags struct {
 	servers  string
@@ -129,6 +133,8 @@ func parseExecFlags(args []string, errOut io.Writer) (execFlags, error) {
 		return bad("--max-calls must not be negative")
 	case f.memoryMB < 0:
 		return bad("--memory-mb must not be negative")
+	case f.memoryMB > 0 && f.memoryMB < minMemoryMB:
+		return bad("--memory-mb must be at least %d: below that a worker process cannot start", minMemoryMB)
 	}
 	return f, nil
 }

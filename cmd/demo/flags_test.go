@@ -20,10 +20,10 @@ func TestParseExecFlags(t *testing.T) {
 		{"stdin before flags", []string{"-", "--json", "--ask", "allow"}, execFlags{script: "-", jsonOut: true, ask: askAllow}},
 		{"everything", []string{
 			"--servers", "s.json", "--settings", "set.json", "--timeout", "2s", "--max-calls", "3",
-			"--memory-mb", "64", "--ask", "prompt", "--json", "--script", "x.js",
+			"--memory-mb", "256", "--ask", "prompt", "--json", "--script", "x.js",
 		}, execFlags{
 			servers: "s.json", settings: "set.json", timeout: 2 * time.Second, maxCalls: 3,
-			memoryMB: 64, ask: askPrompt, jsonOut: true, script: "x.js",
+			memoryMB: 256, ask: askPrompt, jsonOut: true, script: "x.js",
 		}},
 	}
 	for _, tt := range tests {
@@ -54,6 +54,7 @@ func TestParseExecFlagsRejectsBadLines(t *testing.T) {
 		{[]string{"--timeout", "-1s", "-"}, "--timeout"},
 		{[]string{"--max-calls", "-1", "-"}, "--max-calls"},
 		{[]string{"--memory-mb", "-5", "-"}, "--memory-mb"},
+		{[]string{"--memory-mb", "64", "-"}, "at least 128"},
 		{[]string{"--bogus", "-"}, "not defined"},
 	}
 	for _, tt := range tests {

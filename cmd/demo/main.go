@@ -109,7 +109,7 @@ func exitCode(ctx context.Context, err error, c console) int {
 	case errors.As(err, &failed):
 		return exitFailed // already reported
 	default:
-		fmt.Fprintln(c.stderr, c.err.bad("demo: "+err.Error()))
+		fmt.Fprintln(c.stderr, c.err.bad("demo: "+shortError(err)))
 		return exitFailed
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/rs/zerolog"
 
@@ -77,8 +78,43 @@ func (s *session) close() {
 }
 
 // warningLogger writes warnings and errors (a server that cannot start, a
-// settings file that does not parse) as short lines a person can read.
+// settings file that does not parse) as one short line each: a field such
+// as a crashed worker's output is cut to its first line.
 func warningLogger(w io.Writer, st style) zerolog.Logger {
-	out := zerolog.ConsoleWriter{Out: w, NoColor: !st.color, PartsExclude: []string{zerolog.TimestampFieldName}}
+	out := zerolog.ConsoleWriter{
+		Out: w, NoColor: !st.color, PartsExclude: []string{zerolog.TimestampFieldName},
+		FormatFieldValue: shortField, FormatErrFieldValue: shortField,
+	}
 	return zerolog.New(out).Level(zerolog.WarnLevel)
+}
+
+// maxFieldRunes bounds one logged field value.
+const maxFieldRunes = 160
+
+// shortError is err's message up to its first line: setup errors may carry
+// a crashed process's whole output.
+func shortError(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return shortField(msg)
+}
+
+// shortField renders a (quoted, when it needed quotes) field value up to its
+// first escaped newline, at most maxFieldRunes long.
+func shortField(v any) string {
+	s := fmt.Sprint(v)
+	cut := false
+	if i := strings.Index(s, `\n`); i >= 0 {
+		// A nested quote escapes the backslash too: drop what is left of it.
+		s, cut = strings.TrimRight(s[:i], `\`), true
+	}
+	if r := []rune(s); len(r) > maxFieldRunes {
+		s, cut = string(r[:maxFieldRunes]), true
+	}
+	if !cut {
+		return s
+	}
+	if strings.HasPrefix(s, `"`) {
+		return s + `…"`
+	}
+	return s + "…"
 }

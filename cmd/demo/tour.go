@@ -77,7 +77,7 @@ func runTour(ctx context.Context, c console) int {
 		fmt.Fprintln(c.stderr, c.err.bad("demo: interrupted"))
 		return exitInterrupted
 	default:
-		fmt.Fprintln(c.stderr, c.err.bad("demo: "+err.Error()))
+		fmt.Fprintln(c.stderr, c.err.bad("demo: "+shortError(err)))
 		return exitFailed
 	}
 }

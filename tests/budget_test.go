@@ -1,0 +1,99 @@
+package tests
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestBUDGET1_TimeoutFlagStopsASpinningScript(t *testing.T) {
+	res, _ := execJSON(t, `while (true) {}`, "", "--timeout", "1s")
+	if res.OK || res.Summary != "failed" || !strings.Contains(res.Text, "budget") {
+		t.Errorf("spinning script: %+v, want a failure that names the budget", res)
+	}
+}
+
+func TestBUDGET3_HangingToolIsCutOffAtTheDeadline(t *testing.T) {
+	res, _ := execJSON(t, `return await tools.mcp__text__hang({});`, "", "--timeout", "1s")
+	if res.OK || len(res.Calls) != 1 || res.Calls[0] != "mcp__text__hang" {
+		t.Errorf("hanging call: %+v, want a failure after the one call", res)
+	}
+}
+
+func TestBUDGET4_MaxCallsRejectsOnlyTheCallOverTheCap(t *testing.T) {
+	script := `const seen = [];
+for (const text of ["a", "b", "c"]) {
+  try { seen.push(await tools.mcp__text__echo({ text })); } catch (e) { seen.push("rejected"); }
+}
+return seen;`
+	res, _ := execJSON(t, script, "", "--max-calls", "2")
+	if !res.OK || res.Text != `["a","b","rejected"]` {
+		t.Errorf("got %+v, want the third call rejected and the script finished", res)
+	}
+	if len(res.Calls) != 3 {
+		t.Errorf("calls = %q, want the rejected call counted too (SUM-7)", res.Calls)
+	}
+}
+
+func TestMemoryFlagCapsTheWorker(t *testing.T) {
+	script := `const hog = []; while (true) hog.push(new Array(1 << 20).fill(7));`
+	res, _ := execJSON(t, script, "", "--memory-mb", "256", "--timeout", "1m")
+	if res.OK || !strings.Contains(res.Text, "memory") {
+		t.Errorf("memory hog: %+v, want a failure naming memory", res)
+	}
+}
+
+// An interrupt in the middle of a run (BUDGET-8) ends it, and closing the
+// session stops every server and worker process the demo started.
+func TestBUDGET8_InterruptEndsTheRunAndLeavesNoProcessBehind(t *testing.T) {
+	mark := newRunMark(t)
+	script := writeFile(t, "hang.js", `await tools.mcp__text__echo({ text: "started" });
+await tools.mcp__text__hang({});`)
+	cmd := exec.Command(demoBin, "exec", "--timeout", "10m", "--script", script)
+	cmd.Env = append(os.Environ(), mark)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill() }() // only if a check below fails first
+
+	// The live summary lists hang once the call is under way.
+	out := bufio.NewReader(stdout)
+	var seen strings.Builder
+	for !strings.Contains(seen.String(), "live: 2 tool calls: mcp__text__echo, mcp__text__hang") {
+		line, err := out.ReadString('\n')
+		seen.WriteString(line)
+		if err != nil {
+			t.Fatalf("demo ended before hang was called: %v\n%s\n%s", err, seen.String(), stderr.String())
+		}
+	}
+	// The three servers and the worker running the script are alive now:
+	// the scan that must find nothing later does find them.
+	if live := processesMarked(t, mark); len(live) < 4 {
+		t.Fatalf("found %d processes of the run, want the demo, its 3 servers and a worker at least:\n%s",
+			len(live), strings.Join(live, "\n"))
+	}
+
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(out)
+	err = cmd.Wait()
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 130 {
+		t.Errorf("after an interrupt: %v, want exit status 130", err)
+	}
+	if !strings.Contains(string(rest), "✗ failed") {
+		t.Errorf("output after the interrupt %q, want the run reported as failed", rest)
+	}
+	checkNoSurvivors(t, mark)
+}

@@ -1,0 +1,164 @@
+package tests
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// orch1Script is ORCH-1's script exactly as the specification writes it.
+const orch1Script = `const a = await tools.mcp__srv__fetch({ id: 1 }); return await tools.mcp__srv__store({ value: a });`
+
+func TestORCH1_ScriptRunsAsWrittenThroughTheBinary(t *testing.T) {
+	res, _ := execJSON(t, orch1Script, "")
+	if !res.OK {
+		t.Fatalf("ORCH-1 failed: %s", res.Text)
+	}
+	// Both calls happened, in order...
+	if diff := cmp.Diff([]string{"mcp__srv__fetch", "mcp__srv__store"}, res.Calls); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+	// ...and store received fetch's value: it hands back what it stored.
+	var stored struct {
+		Key    string `json:"key"`
+		Stored struct {
+			ID    int      `json:"id"`
+			Title string   `json:"title"`
+			Owner string   `json:"owner"`
+			Tags  []string `json:"tags"`
+		} `json:"stored"`
+	}
+	if err := json.Unmarshal([]byte(res.Text), &stored); err != nil {
+		t.Fatalf("the model received %q, want store's JSON reply: %v", res.Text, err)
+	}
+	if stored.Key == "" || stored.Stored.ID != 1 || stored.Stored.Title != "Quarterly report" || len(stored.Stored.Tags) != 2 {
+		t.Errorf("store received %+v, want record 1 as fetch returned it", stored)
+	}
+}
+
+func TestSUM1_SUM2_SummaryCountsAndListsTheCalls(t *testing.T) {
+	res, _ := execJSON(t, orch1Script, "")
+	if want := "2 tool calls\nmcp__srv__fetch\nmcp__srv__store"; res.Summary != want {
+		t.Errorf("summary = %q, want %q", res.Summary, want)
+	}
+}
+
+// The three value shapes of ORCH-2, plus the image-only reply of EDGE-20:
+// the script sees an object, a string, and null twice; the image still
+// reaches the model.
+func TestORCH2_ThreeValueShapesThroughTheBinary(t *testing.T) {
+	script := `
+const structured = await tools.mcp__srv__fetch({ id: 2 });
+const text = await tools.mcp__text__echo({ text: "hello" });
+const nothing = await tools.mcp__text__nothing({});
+const image = await tools.mcp__text__image({});
+return {
+  structured: [typeof structured, structured.title, Object.keys(structured).sort().join(",")],
+  text: [typeof text, text],
+  nothing: nothing === null,
+  image: image === null,
+};`
+	res, _ := execJSON(t, script, "")
+	if !res.OK {
+		t.Fatalf("script failed: %s", res.Text)
+	}
+	var got struct {
+		Structured []string `json:"structured"`
+		Text       []string `json:"text"`
+		Nothing    bool     `json:"nothing"`
+		Image      bool     `json:"image"`
+	}
+	if err := json.Unmarshal([]byte(res.Text), &got); err != nil {
+		t.Fatalf("result %q: %v", res.Text, err)
+	}
+	// No envelope: the object is the structuredContent itself.
+	if diff := cmp.Diff([]string{"object", "Release checklist", "id,owner,tags,title"}, got.Structured); diff != "" {
+		t.Errorf("structured value (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"string", "hello"}, got.Text); diff != "" {
+		t.Errorf("text value (-want +got):\n%s", diff)
+	}
+	if !got.Nothing || !got.Image {
+		t.Errorf("nothing=%v image=%v, want both values null", got.Nothing, got.Image)
+	}
+	if res.Images != 1 {
+		t.Errorf("images = %d, want the one PNG attached for the model", res.Images)
+	}
+}
+
+func TestSUM3_MoreThanTwoCallsListTheLastTwo(t *testing.T) {
+	script := `for (const text of ["a", "b", "c"]) await tools.mcp__text__echo({ text });
+return await tools.mcp__text__nothing({});`
+	res, _ := execJSON(t, script, "")
+	if want := "... 4 tool calls\nmcp__text__echo\nmcp__text__nothing"; res.Summary != want {
+		t.Errorf("summary = %q, want %q", res.Summary, want)
+	}
+	if len(res.Calls) != 4 {
+		t.Errorf("calls = %q, want all four", res.Calls)
+	}
+}
+
+func TestSUM5_NoCallsIsZeroToolCalls(t *testing.T) {
+	res, _ := execJSON(t, `console.log("only a log line");`, "")
+	if !res.OK || res.Summary != "0 tool calls" || !strings.Contains(res.Text, "only a log line") {
+		t.Errorf("got %+v, want ok, summary %q and the log line", res, "0 tool calls")
+	}
+}
+
+func TestSUM6_EDGE9_FailedScriptKeepsItsLogAndSummarizesAsFailed(t *testing.T) {
+	script := `await tools.mcp__text__echo({ text: "x" });
+console.log("before the throw");
+throw new Error("boom");`
+	res, _ := execJSON(t, script, "")
+	if res.OK || res.Summary != "failed" {
+		t.Errorf("ok=%v summary=%q, want a failure summarized as failed", res.OK, res.Summary)
+	}
+	for _, want := range []string{"boom", "before the throw"} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("the model received %q, want it to contain %q", res.Text, want)
+		}
+	}
+	if diff := cmp.Diff([]string{"mcp__text__echo"}, res.Calls); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
+	}
+}
+
+func TestORCH5_FailedCallIsCaughtAndTheScriptGoesOn(t *testing.T) {
+	script := `let caught = "";
+try { await tools.mcp__text__fail({ message: "quota exceeded" }); } catch (e) { caught = e.message; }
+const r = await tools.mcp__srv__fetch({ id: 5 });
+return { caught, title: r.title };`
+	res, _ := execJSON(t, script, "")
+	if !res.OK || !strings.Contains(res.Text, "quota exceeded") || !strings.Contains(res.Text, "Roadmap draft") {
+		t.Errorf("got %+v, want ok with the caught error and the later call's value", res)
+	}
+}
+
+func TestScriptFromStandardInput(t *testing.T) {
+	run := runDemo(t, orch1Script, "exec", "--json", "-")
+	res := decodeExecJSON(t, run)
+	if !res.OK || len(res.Calls) != 2 {
+		t.Errorf("script from stdin: %+v", res)
+	}
+}
+
+func TestHumanOutputShowsLiveSummaryAndTheModelText(t *testing.T) {
+	run := runDemo(t, "", "exec", "--script", writeFile(t, "s.js", orch1Script))
+	if run.code != 0 {
+		t.Fatalf("exit %d, stderr %s", run.code, run.stderr)
+	}
+	for _, want := range []string{
+		"live: 1 tool call: mcp__srv__fetch",
+		"live: 2 tool calls: mcp__srv__fetch, mcp__srv__store",
+		"✓ ok", "What the model receives", `"title":"Quarterly report"`,
+	} {
+		if !strings.Contains(run.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, run.stdout)
+		}
+	}
+	if strings.Contains(run.stdout, "\x1b[") {
+		t.Errorf("colours in output that is not a terminal:\n%q", run.stdout)
+	}
+}
