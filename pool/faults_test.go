@@ -227,3 +227,16 @@ func TestReadyEvenWhenStoppedDuringTheFirstAttempt(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestCircularPaginationFailsThatServerAlone(t *testing.T) {
+	circular := replayOf(t, "memory")
+	circular.PageSize, circular.CircularCursor = 4, true
+	m := start(t, []pool.ServerConfig{{Name: "circular", Dial: circular.Dial}, behaviourInMemory("b")}, pool.Options{})
+	st := statusOf(t, m, "circular")
+	if st.State != pool.StateRetrying || st.Err == nil || !strings.Contains(st.Err.Error(), "circle") {
+		t.Fatalf("circular: %+v", st)
+	}
+	if _, err := m.Call(context.Background(), "mcp__b__text", raw(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -75,3 +75,14 @@ func TestJSONLinesDropsWhatCannotBeJSONRPC(t *testing.T) {
 		}
 	}
 }
+
+func TestWireTapKeepsOnlyTheLatestListing(t *testing.T) {
+	tap := newWireTap()
+	for i, cursor := range []string{"", "c1", "c2"} {
+		tap.pages[cursor] = []byte{byte(i)}
+	}
+	tap.retain([]string{"", "c2"})
+	if _, ok := tap.page("c1"); ok || len(tap.pages) != 2 {
+		t.Fatalf("pages = %v", tap.pages)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -156,6 +157,7 @@ func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *wire
 	var tools []Tool
 	seen := map[string]bool{}
 	cursor := ""
+	var cursors []string
 	for page := 0; ; page++ {
 		if page == maxListPages {
 			return nil, errors.New("tools/list: too many pages")
@@ -164,6 +166,7 @@ func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *wire
 		if err != nil {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
+		cursors = append(cursors, cursor)
 		var raw map[string]Tool
 		if listed, ok := tap.page(cursor); ok {
 			raw, _ = rawTools(listed)
@@ -180,10 +183,11 @@ func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *wire
 			tools = append(tools, normalize(fromSDK(t)))
 		}
 		if res.NextCursor == "" {
+			tap.retain(cursors)
 			return tools, nil
 		}
-		if res.NextCursor == cursor {
-			return nil, errors.New("tools/list: the server repeated its page cursor")
+		if slices.Contains(cursors, res.NextCursor) {
+			return nil, errors.New("tools/list: the server's page cursors go round in a circle")
 		}
 		cursor = res.NextCursor
 	}

@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -56,6 +57,19 @@ func (t *wireTap) page(cursor string) (json.RawMessage, bool) {
 	defer t.mu.Unlock()
 	raw, ok := t.pages[cursor]
 	return raw, ok
+}
+
+// retain drops recorded pages other than those of cursors, the pages of the
+// latest full listing: servers whose cursors change would otherwise make the
+// record grow with every refresh.
+func (t *wireTap) retain(cursors []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for cursor := range t.pages {
+		if !slices.Contains(cursors, cursor) {
+			delete(t.pages, cursor)
+		}
+	}
 }
 
 // sent notes an outgoing request whose reply is wanted raw; it reports

@@ -34,6 +34,8 @@ type Replay struct {
 	ListResult json.RawMessage
 	// StallList leaves every tools/list unanswered.
 	StallList bool
+	// CircularCursor makes every page point back to the first one.
+	CircularCursor bool
 
 	mu    sync.Mutex
 	conns map[*replayConn]struct{}
@@ -207,7 +209,10 @@ func (r *Replay) list(params json.RawMessage) (any, *jsonrpcError) {
 		end = start + r.PageSize
 	}
 	page := map[string]any{"tools": append([]json.RawMessage{}, r.Tools[start:end]...)}
-	if end < len(r.Tools) {
+	switch {
+	case r.CircularCursor && end == len(r.Tools):
+		page["nextCursor"] = "0"
+	case end < len(r.Tools):
 		page["nextCursor"] = strconv.Itoa(end)
 	}
 	return page, nil
