@@ -15,7 +15,8 @@ import (
 var demoBin string
 
 func TestMain(m *testing.M) {
-	// The facade tests run scripts in workers re-executed from this binary.
+	// A System started with default worker options re-executes this test
+	// binary as its sandbox workers.
 	mcpexec.MaybeRunWorker()
 	os.Exit(runTests(m))
 }

@@ -53,6 +53,13 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 		logger := warningLogger(log, st)
 		opts.Logger = &logger
 	}
+	// The pool never connects an entry it cannot use and says so only in
+	// its status: tell the person now.
+	for _, srv := range servers {
+		if srv.Err != nil {
+			opts.Logger.Warn().Err(srv.Err).Msg("mcp server entry skipped")
+		}
+	}
 	// A command runs one script at most: one warm worker is plenty.
 	opts.Workers.Warm = max(opts.Workers.Warm, 1)
 	if s.System, err = mcpexec.Start(ctx, opts); err != nil {

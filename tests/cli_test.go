@@ -1,0 +1,50 @@
+package tests
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestUsageErrorsExitWithStatus2(t *testing.T) {
+	for _, args := range [][]string{
+		{"bogus"},
+		{"exec"},
+		{"exec", "--ask", "sometimes", "-"},
+		{"exec", "--timeout", "soon", "-"},
+		{"catalog", "extra"},
+		{"tools", "--budget", "5"},
+		{"serve-mcp"},
+	} {
+		run := runDemo(t, "", args...)
+		if run.code != 2 || !strings.Contains(run.stderr, "usage") || run.stdout != "" {
+			t.Errorf("demo %q: exit %d, stdout %q, stderr %q; want exit 2 and the usage on stderr",
+				args, run.code, run.stdout, run.stderr)
+		}
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	run := runDemo(t, "", "help")
+	if run.code != 0 || !strings.Contains(run.stdout, "demo exec") || !strings.Contains(run.stdout, "serve-mcp") {
+		t.Errorf("demo help: exit %d, stdout %q", run.code, run.stdout)
+	}
+	run = runDemo(t, "", "exec", "-h")
+	if run.code != 0 || !strings.Contains(run.stderr, "-max-calls") {
+		t.Errorf("demo exec -h: exit %d, stderr %q", run.code, run.stderr)
+	}
+}
+
+func TestMissingScriptFileIsAClearError(t *testing.T) {
+	run := runDemo(t, "", "exec", "--script", "/nonexistent/script.js")
+	if run.code != 1 || !strings.Contains(run.stderr, "/nonexistent/script.js") {
+		t.Errorf("exit %d, stderr %q; want exit 1 naming the file", run.code, run.stderr)
+	}
+}
+
+func TestMalformedSettingsFileIsAClearError(t *testing.T) {
+	settings := writeFile(t, "settings.json", `{"enableExec": "yes"}`)
+	run := runDemo(t, "", "tools", "--settings", settings)
+	if run.code != 1 || !strings.Contains(run.stderr, "enableExec") {
+		t.Errorf("exit %d, stderr %q; want exit 1 naming the bad key", run.code, run.stderr)
+	}
+}

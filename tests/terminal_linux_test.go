@@ -1,0 +1,82 @@
+package tests
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// openPTY opens a pseudo-terminal pair with the kernel's ioctls (no
+// dependency): the demo writes to the terminal side, the test reads the
+// other.
+func openPTY(t *testing.T) (control, term *os.File) {
+	t.Helper()
+	control, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatalf("no pseudo-terminals here: %v", err)
+	}
+	unlock := int32(0)
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, control.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); errno != 0 {
+		control.Close()
+		t.Fatalf("unlocking the pseudo-terminal: %v", errno)
+	}
+	var n uint32
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, control.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); errno != 0 {
+		control.Close()
+		t.Fatalf("numbering the pseudo-terminal: %v", errno)
+	}
+	term, err = os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		control.Close()
+		t.Fatal(err)
+	}
+	return control, term
+}
+
+// runOnTerminal runs the demo with its stdout on a terminal and returns what
+// it wrote there.
+func runOnTerminal(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	control, term := openPTY(t)
+	defer control.Close()
+	mark := newRunMark(t)
+	cmd := exec.Command(demoBin, args...)
+	cmd.Env = append(append(os.Environ(), mark), env...)
+	cmd.Stdout = term
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	term.Close() // the demo holds the only copy now
+	var out bytes.Buffer
+	_, err := io.Copy(&out, control)
+	var pathErr *os.PathError
+	if err != nil && !(errors.As(err, &pathErr) && errors.Is(pathErr.Err, syscall.EIO)) {
+		t.Errorf("reading the terminal: %v", err) // EIO is how a closed terminal ends
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("demo %q on a terminal: %v\n%s", args, err, stderr.String())
+	}
+	checkNoSurvivors(t, mark)
+	return out.String()
+}
+
+func TestColoursOnATerminalUnlessNoColor(t *testing.T) {
+	script := writeFile(t, "s.js", `return await tools.mcp__text__echo({ text: "hi" });`)
+	coloured := runOnTerminal(t, []string{"NO_COLOR=", "TERM=xterm"}, "exec", "--script", script)
+	if !strings.Contains(coloured, "\x1b[") || !strings.Contains(coloured, "hi") {
+		t.Errorf("on a terminal: %q, want coloured output", coloured)
+	}
+	plain := runOnTerminal(t, []string{"NO_COLOR=1", "TERM=xterm"}, "exec", "--script", script)
+	if strings.Contains(plain, "\x1b[") || !strings.Contains(plain, "hi") {
+		t.Errorf("with NO_COLOR=1: %q, want plain output", plain)
+	}
+}

@@ -1,0 +1,52 @@
+package tests
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// tourHeadings are the titles of the tour's steps, in order.
+var tourHeadings = []string{
+	"Tool declarations",
+	"The catalog message",
+	"Exec chains calls in one script",
+	"What a script receives",
+	"Truncation and search with a small budget",
+	"A permission prompt",
+	"A server connects: the catalog update",
+	"The switch flipped in the settings file",
+	"A hostile script, contained",
+}
+
+func TestTourRunsEveryStepAndExitsZero(t *testing.T) {
+	run := runDemo(t, "")
+	if run.code != 0 {
+		t.Fatalf("tour: exit %d\nstdout:\n%s\nstderr:\n%s", run.code, run.stdout, run.stderr)
+	}
+	at := 0
+	for i, title := range tourHeadings {
+		heading := "Step " + strconv.Itoa(i+1) + "/" + strconv.Itoa(len(tourHeadings)) + " · " + title
+		next := strings.Index(run.stdout[at:], heading)
+		if next < 0 {
+			t.Fatalf("heading %q missing or out of order:\n%s", heading, run.stdout)
+		}
+		at += next
+	}
+	for _, want := range []string{
+		"PARTIAL:",                 // truncation
+		"live: 2 tool calls",       // the live summary
+		"? Allow mcp__srv__delete", // the permission prompt
+		"- mcp__weather (1 tool)",  // the diff after the server connected
+		"no longer applies",        // the switch turned off
+		`"eval":"EvalError"`,       // the hostile script
+		"Tour complete",
+	} {
+		if !strings.Contains(run.stdout, want) {
+			t.Errorf("tour output lacks %q", want)
+		}
+	}
+	if strings.Contains(run.stdout, "\x1b[") {
+		t.Error("colours in output that is not a terminal")
+	}
+}
