@@ -54,7 +54,7 @@ func newConsole() console {
 const usage = `demo shows mcpexec end to end: MCP servers folded into one Exec tool.
 
 usage:
-  demo                      a guided tour (about ten seconds)
+  demo                      a guided tour (a few seconds)
   demo exec [flags] (--script FILE | -)
                             run one script against the pool
   demo catalog [--servers FILE] [--budget N]

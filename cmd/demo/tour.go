@@ -40,6 +40,10 @@ var tourSteps = []tourStep{
 	{"A hostile script, contained", "Scripts run locked down, in a worker process with a memory cap, under a wall-clock budget. A session with a one-second budget:", stepHostile},
 }
 
+// personTimeout is the budget of scripts whose calls a person may be asked
+// about: the run's clock keeps ticking while they think.
+const personTimeout = 2 * time.Minute
+
 // waitLimit bounds every wait for something asynchronous (a hot reload, a
 // reconnect): far above what it takes, so only a real fault hits it.
 const waitLimit = 20 * time.Second
@@ -116,7 +120,10 @@ func (t *tour) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if t.main, err = t.start(ctx, mcpexec.Options{Servers: servers, SettingsPath: t.settings, Prompter: t.prompter}); err != nil {
+	if t.main, err = t.start(ctx, mcpexec.Options{
+		Servers: servers, SettingsPath: t.settings, Prompter: t.prompter,
+		Limits: sandbox.Limits{Timeout: personTimeout},
+	}); err != nil {
 		return err
 	}
 	for i, step := range tourSteps {

@@ -1,0 +1,47 @@
+// Command demo shows mcpexec end to end: a pool of MCP servers folded into
+// one Exec tool.
+//
+// With no arguments it runs a guided tour of about five seconds. It starts
+// its built-in MCP servers as real stdio subprocesses and shows, step by
+// step, the tool declarations, the catalog message, an Exec that chains
+// calls with a live summary, the values a script receives, truncation and
+// search under a small budget, a permission prompt, a server connecting and
+// the catalog update that follows, the enableExec switch flipped by editing
+// the settings file, and hostile scripts contained.
+//
+// Subcommands (a stable interface):
+//
+//	demo exec [--servers FILE] [--settings FILE] [--timeout D] [--max-calls N]
+//	          [--memory-mb N] [--ask allow|deny|prompt] [--json] (--script FILE | -)
+//	demo catalog [--servers FILE] [--budget N]
+//	demo tools [--servers FILE] [--settings FILE]
+//	demo serve-mcp [--offline-while FILE] NAME
+//
+// exec runs one script and prints the outcome, the result summary and
+// exactly the text the model would receive; with --json it prints one line
+// {"ok", "text", "images", "summary", "calls"}. --ask answers permission
+// questions (default: prompt when standard input is a terminal, deny
+// otherwise); a prompt takes y (once), a (always: saved as a rule for the
+// leaf tool) or n followed by an optional reason. catalog prints the catalog
+// message a model would find appended to a fresh conversation; tools prints
+// the tool declarations as JSON; serve-mcp serves a built-in server over
+// stdio.
+//
+// Without --servers the pool is the built-in servers, run as this binary:
+//
+//	srv      fetch({id}) and list({tag}) return structured content and declare
+//	         an outputSchema; store({value}) keeps a value; delete({id}) is
+//	         the destructive tool the default settings ask about
+//	text     echo({text}) text only, nothing({}) no content, image({}) one PNG
+//	         only, fail({message}) an isError result, sleep({ms}), hang({})
+//	weather  forecast({city, days}), made up and deterministic
+//
+// and unless --settings is given, exec uses settings that allow these tools
+// except delete, which asks. --servers takes the common
+// {"mcpServers": {...}} file format, so the demo can run against the servers
+// a user already has.
+//
+// Exit status: 0 on success, 1 when the script failed or the command could
+// not do its job, 2 for a bad command line, 130 when interrupted. Colours are
+// used only when the output is a terminal and NO_COLOR is not set.
+package main
