@@ -92,7 +92,7 @@ func decodeExecJSON(t *testing.T, run demoRun) execResult {
 }
 
 // writeFile writes a file into the test's temporary directory.
-func writeFile(t *testing.T, name, content string) string {
+func writeFile(t testing.TB, name, content string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
