@@ -80,3 +80,52 @@ func TestColoursOnATerminalUnlessNoColor(t *testing.T) {
 		t.Errorf("with NO_COLOR=1: %q, want plain output", plain)
 	}
 }
+
+// On a terminal the tour asks the person: the prompt is answered by typing
+// on that terminal, and the answer decides the call.
+func TestTourAsksThePersonOnATerminal(t *testing.T) {
+	control, term := openPTY(t)
+	defer control.Close()
+	mark := newRunMark(t)
+	cmd := exec.Command(demoBin)
+	cmd.Env = append(os.Environ(), mark, "NO_COLOR=1")
+	cmd.Stdin, cmd.Stdout = term, term
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	term.Close()
+
+	var out strings.Builder
+	buf := make([]byte, 4096)
+	answered := false
+	for {
+		n, err := control.Read(buf)
+		out.Write(buf[:n])
+		if !answered && strings.Contains(out.String(), "[y] yes once") {
+			if _, err := control.Write([]byte("y\n")); err != nil {
+				t.Fatal(err)
+			}
+			answered = true
+		}
+		if err != nil {
+			break // EIO once the demo has exited
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("tour on a terminal: %v\n%s\n%s", err, out.String(), stderr.String())
+	}
+	checkNoSurvivors(t, mark)
+	if !answered {
+		t.Fatalf("the tour never asked:\n%s", out.String())
+	}
+	for _, want := range []string{"→ allow once", "deleted record 4", "Tour complete"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("tour output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "answered for you") {
+		t.Error("the tour answered for the person although they were at a terminal")
+	}
+}

@@ -26,7 +26,13 @@ func main() {
 	// a worker must never get as far as parsing the command line.
 	mcpexec.MaybeRunWorker()
 
+	// The first interrupt cancels the command, which then stops its servers
+	// and workers; a second one kills the process the default way.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	code := run(ctx, os.Args[1:], newConsole())
 	stop()
 	os.Exit(code)
