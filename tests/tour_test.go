@@ -19,6 +19,13 @@ var tourHeadings = []string{
 	"A hostile script, contained",
 }
 
+// The tour, run as `make demo` runs it but with stdout a pipe: it exits 0
+// and shows each step, with the evidence of what the step demonstrates:
+// truncation (CAT-4), search finding a tool the catalog left out
+// (SEARCH-4), the live summary (SUM-4), the permission prompt (PERM-1), the
+// namespace-level update after a server connects (BCAST-7), the catalog
+// withdrawn when the switch is flipped in the settings file (SWITCH-4,
+// BCAST-11), and the hostile scripts contained (ISO-2, BUDGET-1).
 func TestTourRunsEveryStepAndExitsZero(t *testing.T) {
 	run := runDemo(t, "")
 	if run.code != 0 {

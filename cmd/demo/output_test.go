@@ -84,6 +84,14 @@ func TestWrapWords(t *testing.T) {
 	}
 }
 
+func TestWrapParagraph(t *testing.T) {
+	got := wrapParagraph("one two three  four fivesixseven", 9)
+	want := "one two\nthree\nfour\nfivesixseven"
+	if got != want {
+		t.Errorf("wrapParagraph = %q, want %q", got, want)
+	}
+}
+
 func TestNamespaceCounts(t *testing.T) {
 	if got := namespaceCounts(map[string]int{"text": 6, "srv": 1}); got != "srv: 1 tool · text: 6 tools" {
 		t.Errorf("namespaceCounts = %q", got)

@@ -30,7 +30,7 @@ func (t *tour) heading(n int, step tourStep) {
 	if pad := ruleWidth - utf8.RuneCountInString(title); pad > 0 {
 		title += strings.Repeat("━", pad)
 	}
-	t.printf("\n%s\n%s\n\n", t.st.heading(title), step.lead)
+	t.printf("\n%s\n%s\n\n", t.st.heading(title), wrapParagraph(step.lead, ruleWidth))
 }
 
 func (t *tour) outro() {
@@ -160,6 +160,27 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// wrapParagraph breaks text into lines of at most width runes at spaces.
+func wrapParagraph(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(text) {
+		l := utf8.RuneCountInString(w)
+		switch {
+		case i == 0:
+		case n+1+l > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += l
+	}
+	return b.String()
 }
 
 // wrapWords joins words with ", " into lines of at most width runes (a

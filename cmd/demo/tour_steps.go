@@ -39,6 +39,9 @@ func stepCatalog(_ context.Context, t *tour) error {
 		return err
 	}
 	t.printMessages(msgs)
+	if err := expectCatalog(msgs, broadcast.KindFull); err != nil {
+		return err
+	}
 	again, err := t.main.Broadcast(t.mainHistory, mcpexec.DeclareOptions{})
 	if err != nil {
 		return err
@@ -63,6 +66,16 @@ func (t *tour) printMessages(msgs []broadcast.Message) {
 		t.modelText(fmt.Sprintf("Appended with it: %s of server instructions", plural(len(instructions), "message")),
 			strings.Join(instructions, "\n"))
 	}
+}
+
+// expectCatalog fails the step unless msgs hold a catalog message of kind.
+func expectCatalog(msgs []broadcast.Message, kind broadcast.Kind) error {
+	for _, m := range msgs {
+		if m.Catalog != nil && m.Catalog.Kind == kind {
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: no %s catalog message was appended", errUnexpected, kind)
 }
 
 func catalogLabel(kind broadcast.Kind) string {
@@ -171,7 +184,7 @@ func stepServerConnects(ctx context.Context, t *tour) error {
 		return err
 	}
 	t.printMessages(msgs)
-	return nil
+	return expectCatalog(msgs, broadcast.KindDiff)
 }
 
 func stepSwitch(ctx context.Context, t *tour) error {
@@ -190,6 +203,9 @@ func stepSwitch(ctx context.Context, t *tour) error {
 		return err
 	}
 	t.printMessages(msgs)
+	if err := expectCatalog(msgs, broadcast.KindWithdrawn); err != nil {
+		return err
+	}
 
 	if err := t.setEnableExec(true); err != nil {
 		return err
@@ -210,7 +226,7 @@ func stepSwitch(ctx context.Context, t *tour) error {
 			t.modelText(catalogLabel(m.Catalog.Kind)+" again", first+"\n…")
 		}
 	}
-	return nil
+	return expectCatalog(msgs, broadcast.KindFull)
 }
 
 // broadcast asks s what to append to history before the next request,
