@@ -10,6 +10,7 @@ import (
 	"testing"
 )
 
+// BUDGET-1: --timeout stops a synchronous infinite loop with a failure.
 func TestBUDGET1_TimeoutFlagStopsASpinningScript(t *testing.T) {
 	res, _ := execJSON(t, `while (true) {}`, "", "--timeout", "1s")
 	if res.OK || res.Summary != "failed" || !strings.Contains(res.Text, "budget") {
@@ -17,6 +18,8 @@ func TestBUDGET1_TimeoutFlagStopsASpinningScript(t *testing.T) {
 	}
 }
 
+// BUDGET-3: an await that never settles (a tool that never answers) ends
+// at the deadline.
 func TestBUDGET3_HangingToolIsCutOffAtTheDeadline(t *testing.T) {
 	res, _ := execJSON(t, `return await tools.mcp__text__hang({});`, "", "--timeout", "1s")
 	if res.OK || len(res.Calls) != 1 || res.Calls[0] != "mcp__text__hang" {
@@ -24,6 +27,8 @@ func TestBUDGET3_HangingToolIsCutOffAtTheDeadline(t *testing.T) {
 	}
 }
 
+// BUDGET-4, SUM-7: --max-calls rejects only the call over the cap; the
+// script catches it and finishes, and the rejected call is counted.
 func TestBUDGET4_MaxCallsRejectsOnlyTheCallOverTheCap(t *testing.T) {
 	script := `const seen = [];
 for (const text of ["a", "b", "c"]) {
@@ -39,6 +44,8 @@ return seen;`
 	}
 }
 
+// --memory-mb caps the worker: a script that exhausts it fails, naming
+// memory, and the demo goes on to exit cleanly.
 func TestMemoryFlagCapsTheWorker(t *testing.T) {
 	script := `const hog = []; while (true) hog.push(new Array(1 << 20).fill(7));`
 	res, _ := execJSON(t, script, "", "--memory-mb", "256", "--timeout", "1m")

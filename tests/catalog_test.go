@@ -15,6 +15,9 @@ func catalogRun(t *testing.T, args ...string) string {
 	return run.stdout
 }
 
+// CAT-1, CAT-3, CAT-11: `demo catalog` prints every entry with its call
+// form, signature and return type (unknown when no outputSchema), and no
+// truncation parts when everything fits.
 func TestCAT1_CAT3_CatalogCommandPrintsTheCompleteCatalog(t *testing.T) {
 	out := catalogRun(t)
 	for _, want := range []string{
@@ -36,6 +39,7 @@ func TestCAT1_CAT3_CatalogCommandPrintsTheCompleteCatalog(t *testing.T) {
 	}
 }
 
+// CAT-8: the same pool renders the same bytes, run after run.
 func TestCAT8_CatalogIsByteStableAcrossRuns(t *testing.T) {
 	first, second := catalogRun(t), catalogRun(t)
 	if first != second {
@@ -43,6 +47,8 @@ func TestCAT8_CatalogIsByteStableAcrossRuns(t *testing.T) {
 	}
 }
 
+// CAT-4, CAT-6, CAT-10, CAT-12: with --budget small, the catalog ends with
+// "X of Y", names every server, shows the search call, and never the budget.
 func TestCAT4_CAT10_CAT12_SmallBudgetTruncatesExplicitly(t *testing.T) {
 	out := catalogRun(t, "--budget", "60")
 	partial := regexp.MustCompile(`(?m)^PARTIAL: (\d+) of 11 tools shown\.$`).FindStringSubmatch(out)
@@ -64,6 +70,7 @@ func TestCAT4_CAT10_CAT12_SmallBudgetTruncatesExplicitly(t *testing.T) {
 	}
 }
 
+// --servers takes the common mcpServers file.
 func TestCatalogOfAUsersServersFile(t *testing.T) {
 	out := catalogRun(t, "--servers", serversFile(t, "text"))
 	if !strings.Contains(out, "// mcp__text") || strings.Contains(out, "mcp__srv") {
@@ -71,6 +78,7 @@ func TestCatalogOfAUsersServersFile(t *testing.T) {
 	}
 }
 
+// An empty pool has no catalog (BCAST-3): the command says so and fails.
 func TestCatalogOfAnEmptyPoolFails(t *testing.T) {
 	run := runDemo(t, "", "catalog", "--servers", writeFile(t, "none.json", `{"mcpServers": {}}`))
 	if run.code != 1 || !strings.Contains(run.stderr, "empty") || run.stdout != "" {
@@ -78,6 +86,8 @@ func TestCatalogOfAnEmptyPoolFails(t *testing.T) {
 	}
 }
 
+// A server that cannot start or an entry that cannot be used is reported
+// on stderr in one short line; the other servers are catalogued.
 func TestBrokenServerEntryWarnsAndTheOthersStillServe(t *testing.T) {
 	file := writeFile(t, "servers.json", `{"mcpServers": {
 		"text": {"command": "`+demoBin+`", "args": ["serve-mcp", "text"]},

@@ -5,6 +5,7 @@ import (
 	"testing"
 )
 
+// A wrong command line exits 2 with the usage on stderr and nothing on stdout.
 func TestUsageErrorsExitWithStatus2(t *testing.T) {
 	for _, args := range [][]string{
 		{"bogus"},
@@ -23,6 +24,7 @@ func TestUsageErrorsExitWithStatus2(t *testing.T) {
 	}
 }
 
+// Help that was asked for is not an error.
 func TestHelpExitsZero(t *testing.T) {
 	run := runDemo(t, "", "help")
 	if run.code != 0 || !strings.Contains(run.stdout, "demo exec") || !strings.Contains(run.stdout, "serve-mcp") {
@@ -34,6 +36,7 @@ func TestHelpExitsZero(t *testing.T) {
 	}
 }
 
+// A script file that cannot be read is named in the error.
 func TestMissingScriptFileIsAClearError(t *testing.T) {
 	run := runDemo(t, "", "exec", "--script", "/nonexistent/script.js")
 	if run.code != 1 || !strings.Contains(run.stderr, "/nonexistent/script.js") {
@@ -41,6 +44,7 @@ func TestMissingScriptFileIsAClearError(t *testing.T) {
 	}
 }
 
+// A settings file with a wrong type fails the start, naming the key.
 func TestMalformedSettingsFileIsAClearError(t *testing.T) {
 	settings := writeFile(t, "settings.json", `{"enableExec": "yes"}`)
 	run := runDemo(t, "", "tools", "--settings", settings)

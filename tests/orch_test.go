@@ -11,6 +11,8 @@ import (
 // orch1Script is ORCH-1's script exactly as the specification writes it.
 const orch1Script = `const a = await tools.mcp__srv__fetch({ id: 1 }); return await tools.mcp__srv__store({ value: a });`
 
+// ORCH-1: the specification's script, unchanged, makes both calls for real
+// and passes the first call's value to the second.
 func TestORCH1_ScriptRunsAsWrittenThroughTheBinary(t *testing.T) {
 	res, _ := execJSON(t, orch1Script, "")
 	if !res.OK {
@@ -38,6 +40,7 @@ func TestORCH1_ScriptRunsAsWrittenThroughTheBinary(t *testing.T) {
 	}
 }
 
+// SUM-1, SUM-2: the count first, then one leaf name per line, no Exec.
 func TestSUM1_SUM2_SummaryCountsAndListsTheCalls(t *testing.T) {
 	res, _ := execJSON(t, orch1Script, "")
 	if want := "2 tool calls\nmcp__srv__fetch\nmcp__srv__store"; res.Summary != want {
@@ -88,6 +91,7 @@ return {
 	}
 }
 
+// SUM-3: over two calls, the last two are listed after "... N tool calls".
 func TestSUM3_MoreThanTwoCallsListTheLastTwo(t *testing.T) {
 	script := `for (const text of ["a", "b", "c"]) await tools.mcp__text__echo({ text });
 return await tools.mcp__text__nothing({});`
@@ -100,6 +104,7 @@ return await tools.mcp__text__nothing({});`
 	}
 }
 
+// SUM-5: a script without nested calls summarizes as "0 tool calls".
 func TestSUM5_NoCallsIsZeroToolCalls(t *testing.T) {
 	res, _ := execJSON(t, `console.log("only a log line");`, "")
 	if !res.OK || res.Summary != "0 tool calls" || !strings.Contains(res.Text, "only a log line") {
@@ -107,6 +112,8 @@ func TestSUM5_NoCallsIsZeroToolCalls(t *testing.T) {
 	}
 }
 
+// SUM-6, EDGE-9: a script that throws fails with its message and the log
+// written before the throw; the summary is "failed".
 func TestSUM6_EDGE9_FailedScriptKeepsItsLogAndSummarizesAsFailed(t *testing.T) {
 	script := `await tools.mcp__text__echo({ text: "x" });
 console.log("before the throw");
@@ -125,6 +132,7 @@ throw new Error("boom");`
 	}
 }
 
+// ORCH-5: an isError reply rejects that call only; try/catch goes on.
 func TestORCH5_FailedCallIsCaughtAndTheScriptGoesOn(t *testing.T) {
 	script := `let caught = "";
 try { await tools.mcp__text__fail({ message: "quota exceeded" }); } catch (e) { caught = e.message; }
@@ -136,6 +144,7 @@ return { caught, title: r.title };`
 	}
 }
 
+// `demo exec -` reads the script from standard input.
 func TestScriptFromStandardInput(t *testing.T) {
 	run := runDemo(t, orch1Script, "exec", "--json", "-")
 	res := decodeExecJSON(t, run)
@@ -144,6 +153,8 @@ func TestScriptFromStandardInput(t *testing.T) {
 	}
 }
 
+// SUM-4: without --json the live summary is printed after each call, then
+// the result exactly as the model receives it, without colours in a pipe.
 func TestHumanOutputShowsLiveSummaryAndTheModelText(t *testing.T) {
 	run := runDemo(t, "", "exec", "--script", writeFile(t, "s.js", orch1Script))
 	if run.code != 0 {

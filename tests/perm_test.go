@@ -14,6 +14,8 @@ import (
 // built-in tools are allowed and mcp__srv__delete asks.
 const deleteScript = `return await tools.mcp__srv__delete({ id: 4 });`
 
+// PERM-1: a nested call no rule allows is asked about, on standard input,
+// under its leaf name and arguments; "y" lets it run.
 func TestPERM1_PromptAnsweredOnStdinAllowsTheCall(t *testing.T) {
 	res, run := execJSON(t, deleteScript, "y\n", "--ask", "prompt")
 	if !res.OK || res.Text != "deleted record 4" {
@@ -24,6 +26,8 @@ func TestPERM1_PromptAnsweredOnStdinAllowsTheCall(t *testing.T) {
 	}
 }
 
+// PERM-4, SUM-7: a rejection the script does not catch fails the run with
+// the person's reason, and the rejected call is still counted.
 func TestPERM4_RejectOnStdinFailsTheScriptWithTheReason(t *testing.T) {
 	res, _ := execJSON(t, deleteScript, "n not on a Friday\n", "--ask", "prompt")
 	if res.OK || !strings.Contains(res.Text, "not on a Friday") {
@@ -35,6 +39,7 @@ func TestPERM4_RejectOnStdinFailsTheScriptWithTheReason(t *testing.T) {
 	}
 }
 
+// PERM-3: the reason of a rejection reaches the script as that call's error.
 func TestPERM3_RejectionReachesTheScriptAsThatCallsError(t *testing.T) {
 	script := `try { await tools.mcp__srv__delete({ id: 1 }); } catch (e) { return "caught: " + e.message; }`
 	res, _ := execJSON(t, script, "no: keep it\n", "--ask", "prompt")
@@ -43,6 +48,8 @@ func TestPERM3_RejectionReachesTheScriptAsThatCallsError(t *testing.T) {
 	}
 }
 
+// PERM-1: "always" saves an allow rule for the leaf tool's full name in
+// the settings file, and the next call is not asked about.
 func TestPERM1_AllowAlwaysIsSavedUnderTheLeafName(t *testing.T) {
 	// No rule names delete, so it is asked; "always" must persist a rule
 	// for the leaf tool, never for Exec.
@@ -72,6 +79,7 @@ func TestPERM1_AllowAlwaysIsSavedUnderTheLeafName(t *testing.T) {
 	}
 }
 
+// PERM-2: an allow rule for the leaf name runs the nested call unasked.
 func TestPERM2_AllowRuleRunsWithoutAsking(t *testing.T) {
 	settings := writeFile(t, "settings.json", `{"permissions": {"allow": ["mcp__srv__delete"]}}`)
 	res, run := execJSON(t, deleteScript, "", "--ask", "prompt", "--settings", settings)
@@ -80,6 +88,8 @@ func TestPERM2_AllowRuleRunsWithoutAsking(t *testing.T) {
 	}
 }
 
+// Without --ask and without a terminal, questions are denied, not read
+// from a pipe that may hold anything.
 func TestAskDefaultsToDenyWithoutATerminal(t *testing.T) {
 	res, run := execJSON(t, deleteScript, "y\n")
 	if res.OK || strings.Contains(run.stderr, "Allow") {
@@ -87,6 +97,7 @@ func TestAskDefaultsToDenyWithoutATerminal(t *testing.T) {
 	}
 }
 
+// --ask allow answers every question with "allow once".
 func TestAskAllowAnswersYes(t *testing.T) {
 	res, _ := execJSON(t, deleteScript, "", "--ask", "allow")
 	if !res.OK {
@@ -94,6 +105,8 @@ func TestAskAllowAnswersYes(t *testing.T) {
 	}
 }
 
+// PERM-3, EDGE-27: a denied tool is out of the pool: calling it is an
+// unknown-tool error pointing to search, and it is not counted.
 func TestPERM3_EDGE27_DeniedToolIsUnknownToTheScriptAndNotCounted(t *testing.T) {
 	settings := writeFile(t, "settings.json", `{"permissions": {"allow": ["mcp__text"], "deny": ["mcp__srv__delete"]}}`)
 	script := `try { await tools.mcp__srv__delete({ id: 1 }); } catch (e) { console.log(e.message); }

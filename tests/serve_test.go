@@ -21,6 +21,8 @@ func serveClient(t *testing.T, mark string, args ...string) (*mcp.ClientSession,
 	return client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 }
 
+// `demo serve-mcp srv` is an MCP server over stdio for any client (here
+// the official SDK's), and exits when the client closes.
 func TestServeMCPServesABuiltinServerOverStdio(t *testing.T) {
 	mark := newRunMark(t)
 	cs, err := serveClient(t, mark, "srv")
@@ -52,6 +54,7 @@ func TestServeMCPServesABuiltinServerOverStdio(t *testing.T) {
 	checkNoSurvivors(t, mark)
 }
 
+// --offline-while keeps a server from starting while the file exists.
 func TestServeMCPRefusesWhileTheOfflineFileExists(t *testing.T) {
 	offline := filepath.Join(t.TempDir(), "offline")
 	if err := os.WriteFile(offline, nil, 0o600); err != nil {
@@ -63,6 +66,7 @@ func TestServeMCPRefusesWhileTheOfflineFileExists(t *testing.T) {
 	}
 }
 
+// An unknown name fails with the list of built-in servers.
 func TestServeMCPUnknownServer(t *testing.T) {
 	run := runDemo(t, "", "serve-mcp", "nope")
 	if run.code != 1 || !strings.Contains(run.stderr, "srv, text, weather") {

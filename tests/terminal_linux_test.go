@@ -69,6 +69,7 @@ func runOnTerminal(t *testing.T, env []string, args ...string) string {
 	return out.String()
 }
 
+// Colours on a terminal, none with NO_COLOR set.
 func TestColoursOnATerminalUnlessNoColor(t *testing.T) {
 	script := writeFile(t, "s.js", `return await tools.mcp__text__echo({ text: "hi" });`)
 	coloured := runOnTerminal(t, []string{"NO_COLOR=", "TERM=xterm"}, "exec", "--script", script)

@@ -41,6 +41,8 @@ var flatNames = []string{
 	"mcp__text__nothing", "mcp__text__sleep", "mcp__weather__forecast",
 }
 
+// CONV-1, NFR-9, BCAST-1: a non-empty pool declares Exec alone, not
+// concurrency-safe, with a description that names nothing of the pool.
 func TestCONV1_NFR9_ToolsDeclaresExecAlone(t *testing.T) {
 	decls, _ := toolsRun(t)
 	if len(decls) != 1 || decls[0].Name != "Exec" {
@@ -62,6 +64,7 @@ func TestCONV1_NFR9_ToolsDeclaresExecAlone(t *testing.T) {
 	}
 }
 
+// BCAST-1, CAT-8: Exec's declaration is byte-identical for different pools.
 func TestBCAST1_ExecDeclarationIsTheSameForAnyPool(t *testing.T) {
 	_, all := toolsRun(t)
 	_, one := toolsRun(t, "--servers", serversFile(t, "text"))
@@ -70,6 +73,7 @@ func TestBCAST1_ExecDeclarationIsTheSameForAnyPool(t *testing.T) {
 	}
 }
 
+// SWITCH-2, CONV-4: enableExec false declares every MCP tool flatly.
 func TestSWITCH2_EnableExecFalseDeclaresTheToolsFlat(t *testing.T) {
 	decls, _ := toolsRun(t, "--settings", writeFile(t, "settings.json", `{"enableExec": false}`))
 	if !slices.Equal(names(decls), flatNames) {
@@ -82,6 +86,7 @@ func TestSWITCH2_EnableExecFalseDeclaresTheToolsFlat(t *testing.T) {
 	}
 }
 
+// CONV-3: a deny rule for Exec falls back to flat declarations.
 func TestCONV3_DenyingExecDeclaresTheToolsFlat(t *testing.T) {
 	decls, _ := toolsRun(t, "--settings", writeFile(t, "settings.json", `{"permissions": {"deny": ["Exec"]}}`))
 	if !slices.Equal(names(decls), flatNames) {
@@ -89,6 +94,8 @@ func TestCONV3_DenyingExecDeclaresTheToolsFlat(t *testing.T) {
 	}
 }
 
+// CONV-6: deny rules and disallowedTools remove tools from the flat
+// declarations.
 func TestCONV6_DeniedToolIsInNeitherDeclarationsNorCatalog(t *testing.T) {
 	settings := writeFile(t, "settings.json", `{"enableExec": false, "disallowedTools": ["mcp__text"], "permissions": {"deny": ["mcp__srv__delete"]}}`)
 	decls, _ := toolsRun(t, "--settings", settings)

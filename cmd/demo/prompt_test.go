@@ -117,10 +117,10 @@ func TestStyleForFilesAndNoColor(t *testing.T) {
 	if styleFor(null).color || isTerminal(null) {
 		t.Error("the null device counts as a terminal")
 	}
-	// A pseudo-terminal is the real thing; the test machine may have none.
+	// A pseudo-terminal is a real terminal.
 	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
 	if err != nil {
-		return
+		t.Fatalf("no pseudo-terminal to test with: %v", err)
 	}
 	defer ptmx.Close()
 	t.Setenv("NO_COLOR", "")
