@@ -51,7 +51,11 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	res, err := live.session.CallTool(callCtx, params)
 	if err != nil {
 		live.tap.forget(reply)
-		return Result{}, callError(ctx, name, tool.Server, live.ended, err)
+		ce := callError(ctx, name, tool.Server, live.ended, err)
+		if ce.transportFailed() {
+			m.servers[tool.Server].suspect()
+		}
+		return Result{}, ce
 	}
 	return ProjectRaw(name, res, reply.get())
 }

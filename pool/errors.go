@@ -21,10 +21,10 @@ const (
 	KindServerDown
 	// KindDenied: the gate refused the call.
 	KindDenied
-	// KindProtocol: the server answered tools/call with a JSON-RPC error or
-	// a reply the client could not read.
+	// KindProtocol: the server answered tools/call with a JSON-RPC error.
 	KindProtocol
-	// KindConnectionLost: the server went away during the call.
+	// KindConnectionLost: the call did not get an answer through: the
+	// server went away during the call or could not be reached.
 	KindConnectionLost
 	// KindCancelled: the caller's context ended the call.
 	KindCancelled
@@ -61,24 +61,53 @@ func (e *ToolError) Error() string {
 // callError classifies an error from ClientSession.CallTool.
 func callError(ctx context.Context, name, server string, ended <-chan struct{}, err error) *CallError {
 	e := &CallError{Tool: name, err: err}
-	var wire *jsonrpcError
+	wire := serverError(err)
 	switch {
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		e.Kind, e.msg, e.err = KindCancelled, textTimedOut(name), errors.Join(ctx.Err(), err)
 	case ctx.Err() != nil:
 		e.Kind, e.msg, e.err = KindCancelled, textCancelled(name), errors.Join(ctx.Err(), err)
-	case errors.As(err, &wire):
+	case wire != nil:
 		e.Kind, e.msg = KindProtocol, textProtocolError(name, wire.Message)
 	case isConnectionLost(err) || isClosed(ended):
 		e.Kind, e.msg = KindConnectionLost, textConnectionLost(name, server)
 	default:
-		e.Kind, e.msg = KindProtocol, textProtocolError(name, err.Error())
+		// No answer came back: the request did not get through.
+		e.Kind, e.msg = KindConnectionLost, textUnreachable(name, server)
 	}
 	return e
 }
 
-// jsonrpcError is the JSON-RPC error a server answered with.
-type jsonrpcError = jsonrpc.Error
+// transportFailed reports whether a call error says nothing about the tool
+// but something about the connection.
+func (e *CallError) transportFailed() bool { return e.Kind == KindConnectionLost }
+
+// serverError finds the JSON-RPC error a server answered with in err's
+// tree. The SDK's HTTP transport wraps its own failures, and servers'
+// errors on non-2xx replies, in a sentinel JSON-RPC error ("rejected by
+// transport", -32005) that the server never sent; it is skipped.
+func serverError(err error) *jsonrpc.Error {
+	switch e := err.(type) {
+	case nil:
+		return nil
+	case *jsonrpc.Error:
+		if e.Code != codeRejectedByTransport {
+			return e
+		}
+		return nil
+	case interface{ Unwrap() []error }:
+		for _, inner := range e.Unwrap() {
+			if found := serverError(inner); found != nil {
+				return found
+			}
+		}
+		return nil
+	}
+	return serverError(errors.Unwrap(err))
+}
+
+// codeRejectedByTransport is the code of the SDK's transport sentinel.
+const codeRejectedByTransport = -32005
 
 // isConnectionLost reports whether a call failed because the transport went
 // away rather than because the server answered.

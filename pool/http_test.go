@@ -3,10 +3,12 @@ package pool_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mcpexec/mcpexec/internal/testservers"
@@ -98,5 +100,58 @@ func TestHTTPServersStreamableAndSSE(t *testing.T) {
 	}
 	if !streamLog.all("Bearer remote-token") || !sseLog.all("Bearer sse-token") {
 		t.Errorf("configured headers not sent on every request: %v / %v", streamLog.seen, sseLog.seen)
+	}
+}
+
+// switchable serves h while up, and refuses every request while down.
+type switchable struct {
+	up atomic.Bool
+	h  http.Handler
+}
+
+func (s *switchable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.up.Load() {
+		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+		return
+	}
+	s.h.ServeHTTP(w, r)
+}
+
+func TestHTTPServerGoingAwayIsNoticedAndComesBack(t *testing.T) {
+	srv := testservers.Behaviour(testservers.BehaviourOptions{})
+	sw := &switchable{h: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)}
+	sw.up.Store(true)
+	hs := httptest.NewServer(sw)
+	t.Cleanup(hs.Close)
+	m := start(t, []pool.ServerConfig{{Name: "r", URL: hs.URL}, behaviourInMemory("b")}, pool.Options{})
+	// The session the pool gave up while the server was down could not be
+	// ended on the server (its DELETE was refused); end it here.
+	t.Cleanup(func() {
+		_ = m.Close()
+		for ss := range srv.Sessions() {
+			_ = ss.Close()
+		}
+	})
+	if _, err := m.Call(context.Background(), "mcp__r__text", raw(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+
+	sw.up.Store(false)
+	// Over HTTP nothing tells the client; the first failed call does.
+	_, err := m.Call(context.Background(), "mcp__r__text", raw(`{}`))
+	var ce *pool.CallError
+	if !errors.As(err, &ce) || ce.Kind != pool.KindConnectionLost ||
+		err.Error() != `MCP tool "mcp__r__text" failed: its server "r" could not be reached.` {
+		t.Fatalf("err = %v", err)
+	}
+	waitFor(t, m, "r withdrawn", hasNot("mcp__r__text"))
+	if _, err := m.Call(context.Background(), "mcp__b__text", raw(`{}`)); err != nil {
+		t.Fatalf("the other server: %v", err)
+	}
+
+	sw.up.Store(true)
+	waitFor(t, m, "r back", has("mcp__r__text"))
+	if _, err := m.Call(context.Background(), "mcp__r__text", raw(`{}`)); err != nil {
+		t.Fatalf("after coming back: %v", err)
 	}
 }

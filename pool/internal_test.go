@@ -1,12 +1,15 @@
 package pool
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 func TestBackoffDoublesUpToTheCap(t *testing.T) {
@@ -84,5 +87,28 @@ func TestWireTapKeepsOnlyTheLatestListing(t *testing.T) {
 	tap.retain([]string{"", "c2"})
 	if _, ok := tap.page("c1"); ok || len(tap.pages) != 2 {
 		t.Fatalf("pages = %v", tap.pages)
+	}
+}
+
+func TestServerErrorSkipsTheTransportSentinel(t *testing.T) {
+	sentinel := &jsonrpc.Error{Code: codeRejectedByTransport, Message: "rejected by transport"}
+	real := &jsonrpc.Error{Code: -32602, Message: "unknown tool"}
+	cases := []struct {
+		err  error
+		want *jsonrpc.Error
+	}{
+		{nil, nil},
+		{errors.New("plain"), nil},
+		{real, real},
+		{fmt.Errorf("calling %q: %w", "tools/call", real), real},
+		{sentinel, nil},
+		{fmt.Errorf("POST: %w: %w", sentinel, errors.New("503 Service Unavailable")), nil},
+		{fmt.Errorf("POST: %w: %w", sentinel, real), real},
+		{fmt.Errorf("outer: %w", fmt.Errorf("POST: %w: %w", sentinel, real)), real},
+	}
+	for _, c := range cases {
+		if got := serverError(c.err); got != c.want {
+			t.Errorf("%v: got %v, want %v", c.err, got, c.want)
+		}
 	}
 }

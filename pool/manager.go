@@ -123,7 +123,7 @@ func New(ctx context.Context, servers []ServerConfig, opts Options) (*Manager, e
 		if cfg.Err == nil {
 			cfg.Err = cfg.Validate()
 		}
-		m.servers[cfg.Name] = &server{cfg: cfg, m: m, changed: make(chan struct{}, 1)}
+		m.servers[cfg.Name] = &server{cfg: cfg, m: m, changed: make(chan struct{}, 1), probe: make(chan struct{}, 1)}
 		m.names = append(m.names, cfg.Name)
 	}
 	slices.Sort(m.names)

@@ -23,12 +23,22 @@ type server struct {
 	cfg     ServerConfig
 	m       *Manager
 	changed chan struct{} // list_changed signals, coalesced
+	probe   chan struct{} // a call failed in transport: is the server still there?
 	live    atomic.Pointer[liveSession]
 	tried   sync.Once // the first attempt has finished
 }
 
 // errClosedByServer ends a session the server closed (or died in).
 var errClosedByServer = errors.New("connection closed by the server")
+
+// suspect asks the run loop to check the connection: over HTTP a server that
+// went away is only noticed when a request fails.
+func (s *server) suspect() {
+	select {
+	case s.probe <- struct{}{}:
+	default:
+	}
+}
 
 // firstAttemptDone tells the Manager, once, that this server has been tried.
 func (s *server) firstAttemptDone() { s.tried.Do(s.m.attempted) }
@@ -106,14 +116,17 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		s.live.Store(nil)
 		_ = session.Close() // for stdio: returns once the process is reaped
 		<-ended
-		if errors.Is(err, errClosedByServer) {
-			err = explain(transport, err)
+		if err != nil {
+			err = explain(transport, err) // a crash shows up as any of several errors
 		}
 	}()
-	// Drop a signal left over from an earlier connection: we list now anyway.
-	select {
-	case <-s.changed:
-	default:
+	// Drop signals left over from an earlier connection: we list now anyway,
+	// and this connection is new.
+	for _, ch := range []chan struct{}{s.changed, s.probe} {
+		select {
+		case <-ch:
+		default:
+		}
 	}
 	tools, err := s.list(ctx, session, tap)
 	if err != nil {
@@ -135,6 +148,13 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 			return time.Since(since), nil
 		case <-ended:
 			return time.Since(since), errClosedByServer
+		case <-s.probe:
+			pctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
+			err := session.Ping(pctx, nil)
+			cancel()
+			if err != nil && ctx.Err() == nil {
+				return time.Since(since), fmt.Errorf("the server stopped answering: %w", err)
+			}
 		case <-s.changed:
 			tools, err := s.list(ctx, session, tap)
 			if err != nil {

@@ -17,6 +17,10 @@ func textConnectionLost(name, server string) string {
 	return fmt.Sprintf("MCP tool %q failed: the connection to its server %q was lost during the call.", name, server)
 }
 
+func textUnreachable(name, server string) string {
+	return fmt.Sprintf("MCP tool %q failed: its server %q could not be reached.", name, server)
+}
+
 func textCancelled(name string) string {
 	return fmt.Sprintf("MCP tool %q was cancelled before it finished.", name)
 }
