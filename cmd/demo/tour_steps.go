@@ -47,6 +47,9 @@ func stepCatalog(_ context.Context, t *tour) error {
 		return err
 	}
 	t.note("Asked again before the next request, with nothing changed: %s to append.", plural(len(again), "message"))
+	if len(again) != 0 {
+		return fmt.Errorf("%w: an unchanged pool was broadcast again", errUnexpected)
+	}
 	return nil
 }
 
@@ -162,8 +165,11 @@ func stepPermission(ctx context.Context, t *tour) error {
 	}
 	t.label("Settings file")
 	t.printf("%s\n", t.st.dim(indent(strings.TrimSpace(string(settings)), "    ")))
-	_, err = t.exec(ctx, t.main, deleteScript)
-	return err // a person may say no: either answer is a fine outcome here
+	res, err := t.exec(ctx, t.main, deleteScript)
+	if err != nil || t.c.stdinTerminal {
+		return err // a person may say no: either answer is a fine outcome
+	}
+	return expect(res, true, "deleted record 4")
 }
 
 func stepServerConnects(ctx context.Context, t *tour) error {
