@@ -7,9 +7,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/pool"
@@ -154,4 +156,26 @@ func TestHTTPServerGoingAwayIsNoticedAndComesBack(t *testing.T) {
 	if _, err := m.Call(context.Background(), "mcp__r__text", raw(`{}`)); err != nil {
 		t.Fatalf("after coming back: %v", err)
 	}
+}
+
+func TestHTTPServerGoingAwayIsNoticedWithoutACall(t *testing.T) {
+	srv := testservers.Behaviour(testservers.BehaviourOptions{})
+	sw := &switchable{h: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)}
+	sw.up.Store(true)
+	hs := httptest.NewServer(sw)
+	t.Cleanup(hs.Close)
+	m := start(t, []pool.ServerConfig{{Name: "r", URL: hs.URL}}, pool.Options{PingInterval: 20 * time.Millisecond})
+	t.Cleanup(func() {
+		_ = m.Close()
+		for ss := range srv.Sessions() {
+			_ = ss.Close()
+		}
+	})
+	sw.up.Store(false)
+	waitFor(t, m, "r withdrawn by the ping", hasNot("mcp__r__text"))
+	if st := statusOf(t, m, "r"); st.Err == nil || !strings.Contains(st.Err.Error(), "stopped answering") && !strings.Contains(st.Err.Error(), "connect") {
+		t.Fatalf("status %+v", st)
+	}
+	sw.up.Store(true)
+	waitFor(t, m, "r back", has("mcp__r__text"))
 }

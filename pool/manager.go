@@ -43,6 +43,11 @@ type Options struct {
 	// StopGrace is how long a stdio server gets after its stdin closes, and
 	// again after SIGTERM, before its process group is killed (default 2s).
 	StopGrace time.Duration
+	// PingInterval is how often a connected server is pinged (default 30s;
+	// negative: never). Over HTTP nothing else tells the pool that a server
+	// went away while no call is made; a stdio server that hangs is found
+	// the same way. A failed call triggers a ping at once in any case.
+	PingInterval time.Duration
 
 	ownHTTP bool // HTTPClient was made by withDefaults
 }
@@ -68,6 +73,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StopGrace <= 0 {
 		o.StopGrace = 2 * time.Second
+	}
+	if o.PingInterval == 0 {
+		o.PingInterval = 30 * time.Second
 	}
 	if o.HTTPClient == nil {
 		// Our own connection pool, so Close can drop its idle connections

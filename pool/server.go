@@ -142,6 +142,12 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	s.m.log.Debug().Str("server", s.cfg.Name).Int("tools", len(tools)).Msg("mcp server connected")
 	since := time.Now()
 	s.firstAttemptDone()
+	var tick <-chan time.Time // nil: never
+	if every := s.m.opts.PingInterval; every > 0 {
+		ticker := time.NewTicker(every)
+		defer ticker.Stop()
+		tick = ticker.C
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -149,11 +155,12 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		case <-ended:
 			return time.Since(since), errClosedByServer
 		case <-s.probe:
-			pctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
-			err := session.Ping(pctx, nil)
-			cancel()
-			if err != nil && ctx.Err() == nil {
-				return time.Since(since), fmt.Errorf("the server stopped answering: %w", err)
+			if err := s.ping(ctx, session); err != nil {
+				return time.Since(since), err
+			}
+		case <-tick:
+			if err := s.ping(ctx, session); err != nil {
+				return time.Since(since), err
 			}
 		case <-s.changed:
 			tools, err := s.list(ctx, session, tap)
@@ -167,6 +174,16 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 			s.m.log.Debug().Str("server", s.cfg.Name).Int("tools", len(tools)).Msg("mcp server tools changed")
 		}
 	}
+}
+
+// ping checks that the server still answers; nil when ctx ended.
+func (s *server) ping(ctx context.Context, session *mcp.ClientSession) error {
+	pctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
+	defer cancel()
+	if err := session.Ping(pctx, nil); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("the server stopped answering: %w", err)
+	}
+	return nil
 }
 
 // list reads every page of tools/list. Entries come from the raw reply when
