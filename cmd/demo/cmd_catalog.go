@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -50,27 +49,4 @@ func catalogMessage(s *mcpexec.System, history broadcast.Channel) (broadcast.Mes
 		}
 	}
 	return broadcast.Message{}, false, nil
-}
-
-// cmdTools runs `demo tools`: the declarations of tools[] as JSON.
-func cmdTools(ctx context.Context, args []string, c console) error {
-	f, err := parseToolsFlags(args, c.stderr)
-	if err != nil {
-		return err
-	}
-	s, err := startSession(ctx, sessionConfig{servers: f.servers, settings: f.settings}, c.stderr, c.err)
-	if err != nil {
-		return err
-	}
-	defer s.close()
-	decls := s.Declarations(mcpexec.DeclareOptions{})
-	if decls == nil {
-		decls = []mcpexec.Declaration{}
-	}
-	data, err := json.MarshalIndent(decls, "", "  ")
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.stdout, "%s\n", data)
-	return nil
 }
