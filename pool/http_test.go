@@ -105,10 +105,33 @@ func TestHTTPServersStreamableAndSSE(t *testing.T) {
 	}
 }
 
-// switchable serves h while up, and refuses every request while down.
+// switchable serves the behaviour server over streamable HTTP while up, and
+// refuses every request while down.
 type switchable struct {
-	up atomic.Bool
-	h  http.Handler
+	up     atomic.Bool
+	server *mcp.Server
+	h      http.Handler
+}
+
+// switchableServer starts one, up, and returns it with its URL.
+func switchableServer(t *testing.T) (*switchable, string) {
+	sw := &switchable{server: testservers.Behaviour(testservers.BehaviourOptions{})}
+	sw.h = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return sw.server }, nil)
+	sw.up.Store(true)
+	hs := httptest.NewServer(sw)
+	t.Cleanup(hs.Close)
+	return sw, hs.URL
+}
+
+// endSessionsAfter ends, once m is closed, the server sessions the pool gave
+// up while the server was down (their DELETE was refused).
+func (s *switchable) endSessionsAfter(t *testing.T, m *pool.Manager) {
+	t.Cleanup(func() {
+		_ = m.Close()
+		for ss := range s.server.Sessions() {
+			_ = ss.Close()
+		}
+	})
 }
 
 func (s *switchable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -120,20 +143,9 @@ func (s *switchable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestHTTPServerGoingAwayIsNoticedAndComesBack(t *testing.T) {
-	srv := testservers.Behaviour(testservers.BehaviourOptions{})
-	sw := &switchable{h: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)}
-	sw.up.Store(true)
-	hs := httptest.NewServer(sw)
-	t.Cleanup(hs.Close)
-	m := start(t, []pool.ServerConfig{{Name: "r", URL: hs.URL}, behaviourInMemory("b")}, pool.Options{})
-	// The session the pool gave up while the server was down could not be
-	// ended on the server (its DELETE was refused); end it here.
-	t.Cleanup(func() {
-		_ = m.Close()
-		for ss := range srv.Sessions() {
-			_ = ss.Close()
-		}
-	})
+	sw, url := switchableServer(t)
+	m := start(t, []pool.ServerConfig{{Name: "r", URL: url}, behaviourInMemory("b")}, pool.Options{})
+	sw.endSessionsAfter(t, m)
 	if _, err := m.Call(context.Background(), "mcp__r__text", raw(`{}`)); err != nil {
 		t.Fatal(err)
 	}
@@ -159,18 +171,9 @@ func TestHTTPServerGoingAwayIsNoticedAndComesBack(t *testing.T) {
 }
 
 func TestHTTPServerGoingAwayIsNoticedWithoutACall(t *testing.T) {
-	srv := testservers.Behaviour(testservers.BehaviourOptions{})
-	sw := &switchable{h: mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)}
-	sw.up.Store(true)
-	hs := httptest.NewServer(sw)
-	t.Cleanup(hs.Close)
-	m := start(t, []pool.ServerConfig{{Name: "r", URL: hs.URL}}, pool.Options{PingInterval: 20 * time.Millisecond})
-	t.Cleanup(func() {
-		_ = m.Close()
-		for ss := range srv.Sessions() {
-			_ = ss.Close()
-		}
-	})
+	sw, url := switchableServer(t)
+	m := start(t, []pool.ServerConfig{{Name: "r", URL: url}}, pool.Options{PingInterval: 20 * time.Millisecond})
+	sw.endSessionsAfter(t, m)
 	sw.up.Store(false)
 	waitFor(t, m, "r withdrawn by the ping", hasNot("mcp__r__text"))
 	if st := statusOf(t, m, "r"); st.Err == nil || !strings.Contains(st.Err.Error(), "stopped answering") && !strings.Contains(st.Err.Error(), "connect") {
