@@ -37,7 +37,10 @@
 // cannot be JSON-RPC (start-up banners) are logged and dropped: the SDK
 // would otherwise close the connection on the first one. url servers use
 // the SDK's streamable HTTP transport (or SSE with "type": "sse"), with the
-// configured headers.
+// configured headers. A connected server is pinged now and then, and at once
+// after a call fails in transport: over HTTP nothing else reveals a server
+// that went away. One that does not answer leaves the pool until it
+// reconnects.
 //
 // Schemas and structured results are kept as the server wrote them (compact
 // JSON, key order intact): the SDK client decodes both into maps, so the pool
