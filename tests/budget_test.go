@@ -99,7 +99,7 @@ await tools.mcp__text__hang({});`)
 	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 130 {
 		t.Errorf("after an interrupt: %v, want exit status 130", err)
 	}
-	if !strings.Contains(string(rest), "✗ failed") {
+	if !strings.Contains(string(rest), "✗ Exec\n  failed\n") {
 		t.Errorf("output after the interrupt %q, want the run reported as failed", rest)
 	}
 	checkNoSurvivors(t, mark)

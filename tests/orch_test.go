@@ -153,8 +153,10 @@ func TestScriptFromStandardInput(t *testing.T) {
 	}
 }
 
-// SUM-4: without --json the live summary is printed after each call, then
-// the result exactly as the model receives it, without colours in a pipe.
+// SUM-4, SUM-8: without --json the live summary is printed after each
+// call; then the tool block (the collapsed line is the name Exec alone, no
+// script text) with its summary, and the result exactly as the model
+// receives it, without colours in a pipe.
 func TestHumanOutputShowsLiveSummaryAndTheModelText(t *testing.T) {
 	run := runDemo(t, "", "exec", "--script", writeFile(t, "s.js", orch1Script))
 	if run.code != 0 {
@@ -163,7 +165,7 @@ func TestHumanOutputShowsLiveSummaryAndTheModelText(t *testing.T) {
 	for _, want := range []string{
 		"live: 1 tool call: mcp__srv__fetch",
 		"live: 2 tool calls: mcp__srv__fetch, mcp__srv__store",
-		"✓ ok", "What the model receives", `"title":"Quarterly report"`,
+		"✓ Exec\n  2 tool calls\n  mcp__srv__fetch\n  mcp__srv__store\n", "What the model receives", `"title":"Quarterly report"`,
 	} {
 		if !strings.Contains(run.stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, run.stdout)
@@ -171,5 +173,8 @@ func TestHumanOutputShowsLiveSummaryAndTheModelText(t *testing.T) {
 	}
 	if strings.Contains(run.stdout, "\x1b[") {
 		t.Errorf("colours in output that is not a terminal:\n%q", run.stdout)
+	}
+	if strings.Contains(run.stdout, "const a") {
+		t.Errorf("the script's text appears in the output:\n%s", run.stdout)
 	}
 }

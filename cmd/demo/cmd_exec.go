@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mcpexec/mcpexec"
+	"github.com/mcpexec/mcpexec/exectool"
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
@@ -128,15 +129,15 @@ func writeExecJSON(w io.Writer, res mcpexec.ExecResult) error {
 	return err
 }
 
-// writeExecResult prints a result for a person: the outcome, the summary
-// and exactly the text the model receives.
+// writeExecResult prints a result for a person: the tool block a host would
+// show (the collapsed line, the tool name alone, marked with the outcome,
+// then the result summary), and exactly the text the model receives.
 func writeExecResult(w io.Writer, st style, res mcpexec.ExecResult) {
-	if res.OK {
-		fmt.Fprintln(w, st.good("✓ ok"))
-	} else {
-		fmt.Fprintln(w, st.bad("✗ failed"))
+	mark := st.good("✓")
+	if !res.OK {
+		mark = st.bad("✗")
 	}
-	fmt.Fprintln(w, st.bold("Summary"))
+	fmt.Fprintln(w, mark+" "+st.bold(exectool.CollapsedLine()))
 	fmt.Fprintln(w, indent(res.Summary, "  "))
 	fmt.Fprintln(w, st.bold("What the model receives"))
 	fmt.Fprintln(w, barred(st, res.Text))
