@@ -107,10 +107,10 @@ func stepChain(ctx context.Context, t *tour) error {
 	return expect(res, true, `"title":"Quarterly report"`)
 }
 
-const valuesScript = `const record = await tools.mcp__srv__fetch({ id: 3 }); // structuredContent
+const valuesScript = `const record = await tools.mcp__srv__fetch({ id: 3 });            // structuredContent
 const text = await tools.mcp__text__echo({ text: "plain text" }); // text only
-const nothing = await tools.mcp__text__nothing({});              // neither
-const image = await tools.mcp__text__image({});                  // one PNG only
+const nothing = await tools.mcp__text__nothing({});               // neither
+const image = await tools.mcp__text__image({});                   // one PNG only
 try {
   await tools.mcp__text__fail({ message: "quota exceeded" });
 } catch (e) {
