@@ -178,3 +178,20 @@ func TestHumanOutputShowsLiveSummaryAndTheModelText(t *testing.T) {
 		t.Errorf("the script's text appears in the output:\n%s", run.stdout)
 	}
 }
+
+// EDGE-8: a blank script is an argument error; no sandbox runs, no call.
+func TestEDGE8_BlankScriptIsAnArgumentError(t *testing.T) {
+	res, _ := execJSON(t, "  \n\t", "")
+	if res.OK || res.Summary != "failed" || len(res.Calls) != 0 || !strings.Contains(res.Text, "code") {
+		t.Errorf("blank script: %+v, want a failure about the missing code", res)
+	}
+}
+
+// ORCH-7, EDGE-10: no return value and no output is said in words, never
+// an empty text.
+func TestORCH7_EDGE10_NothingReturnedIsSaidExplicitly(t *testing.T) {
+	res, _ := execJSON(t, `const x = 1;`, "")
+	if !res.OK || strings.TrimSpace(res.Text) == "" || res.Summary != "0 tool calls" {
+		t.Errorf("script without result: %+v, want ok with an explicit text", res)
+	}
+}
