@@ -12,6 +12,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
+
+	"github.com/mcpexec/mcpexec/internal/slogzero"
 )
 
 // Options configures a Manager. The zero value works.
@@ -57,7 +59,7 @@ func (o Options) withDefaults() Options {
 		o.Gate = AllowAll{}
 	}
 	if o.ClientOptions.Logger == nil {
-		o.ClientOptions.Logger = slog.New(zerologHandler{log: o.Logger})
+		o.ClientOptions.Logger = slog.New(slogzero.New(o.Logger.With().Str("source", "mcp-sdk").Logger()))
 	}
 	if o.ClientInfo == nil {
 		o.ClientInfo = &mcp.Implementation{Name: "mcpexec", Version: "1"}
