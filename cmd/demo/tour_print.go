@@ -35,7 +35,7 @@ func (t *tour) heading(n int, step tourStep) {
 
 func (t *tour) outro() {
 	t.printf("\n%s\n", t.st.good("✓ Tour complete. Every server and worker process has been stopped."))
-	t.printf("%s\n", t.st.dim("Next: demo exec --script FILE · demo catalog --budget 200 · demo tools · demo help"))
+	t.printf("%s\n", t.st.dim("Next: demo exec --script FILE · demo catalog --budget 150 · demo tools · demo help"))
 }
 
 // note prints a line of narration.
