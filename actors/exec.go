@@ -105,7 +105,8 @@ func (a *execActor) answer(res sandbox.Result) {
 	a.answered = true
 	if !res.OK {
 		// Every failure is logged (NFR-10); the model gets it as the result.
-		a.logger.Warn().Str("reason", res.Error).Int("calls", len(res.Calls)).Msg("exec: run failed")
+		// A failing script is ordinary, so not a warning.
+		a.logger.Info().Str("reason", res.Error).Int("calls", len(res.Calls)).Msg("exec: run failed")
 	}
 	a.reply <- res
 }

@@ -306,3 +306,10 @@ func TestWorkersQueueBeyondMaxWorkers(t *testing.T) {
 		t.Errorf("%d workers alive, the pool may have 2", len(kids))
 	}
 }
+
+func TestWorkerMemoryLimitTooSmallIsAClearError(t *testing.T) {
+	_, err := NewWorkers(WorkerOptions{MemoryLimit: 64 << 20})
+	if err == nil || !strings.Contains(err.Error(), "too small") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -195,7 +195,17 @@ func (w *Worker) describeExit() string {
 	} else if w.exitErr != nil {
 		state = w.exitErr.Error()
 	}
-	return fmt.Sprintf("%s; output: %q", state, w.output.String())
+	return fmt.Sprintf("%s; %s", state, firstLine(w.output.String()))
+}
+
+// firstLine is the cause line of a crash report (Go prints the reason first,
+// then pages of goroutine stacks that do not belong in a log line).
+func firstLine(output string) string {
+	output = strings.TrimSpace(output)
+	if i := strings.IndexByte(output, '\n'); i >= 0 {
+		return output[:i]
+	}
+	return output
 }
 
 // headBuffer keeps the first max bytes written to it: a Go crash report

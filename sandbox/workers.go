@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
 	"sync"
@@ -45,6 +46,9 @@ const (
 	DefaultMemoryLimit  = 512 << 20
 	DefaultStartTimeout = 10 * time.Second
 	DefaultIdleTimeout  = time.Minute
+	// MinMemoryLimit is the smallest memory cap a worker can start under:
+	// below it the Go runtime itself cannot create its threads.
+	MinMemoryLimit = 128 << 20
 )
 
 func (o WorkerOptions) withDefaults() (WorkerOptions, error) {
@@ -68,6 +72,9 @@ func (o WorkerOptions) withDefaults() (WorkerOptions, error) {
 	}
 	if o.MemoryLimit <= 0 {
 		o.MemoryLimit = DefaultMemoryLimit
+	}
+	if o.MemoryLimit < MinMemoryLimit {
+		return o, fmt.Errorf("sandbox: a worker memory limit of %d bytes is too small; the minimum is %d (128 MiB)", o.MemoryLimit, MinMemoryLimit)
 	}
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = DefaultStartTimeout
