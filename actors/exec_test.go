@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/internal/actorlog"
+	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
@@ -246,7 +247,7 @@ func TestNFR10_FailuresAreLoggedAndReturned(t *testing.T) {
 	defer workers.Close()
 	system := actorlog.NewSystem(zerolog.Nop())
 	defer system.Shutdown()
-	var logs syncBuffer
+	var logs testkit.SyncBuffer
 	execs := actors.NewExecs(system, workers, zerolog.New(&logs))
 	logger := zerolog.New(&logs)
 	for _, code := range []string{`throw new TypeError("bad")`, `"x".repeat(2 ** 40)`} {
@@ -261,22 +262,4 @@ func TestNFR10_FailuresAreLoggedAndReturned(t *testing.T) {
 			t.Errorf("log lacks %q:\n%s", want, out)
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent writers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -2,7 +2,6 @@ package hotreload_test
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +13,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/mcpexec/mcpexec/hotreload"
+	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/messages"
 )
 
@@ -26,11 +26,7 @@ func newSystem(t *testing.T) *actor.ActorSystem { return newBenchSystem(t) }
 // newBenchSystem is an actor system whose own logger is silent.
 func newBenchSystem(tb testing.TB) *actor.ActorSystem {
 	tb.Helper()
-	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
-		return slog.New(slog.DiscardHandler)
-	}))
-	tb.Cleanup(system.Shutdown)
-	return system
+	return testkit.ActorSystem(tb)
 }
 
 func start(t *testing.T, opts hotreload.Options) *hotreload.Service {

@@ -2,7 +2,6 @@ package permissions_test
 
 import (
 	"context"
-	"log/slog"
 	"runtime"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/permissions"
 )
@@ -24,11 +24,7 @@ func newSystem(t *testing.T) *actor.ActorSystem { return newBenchSystem(t) }
 // newBenchSystem is an actor system whose own logger is silent.
 func newBenchSystem(tb testing.TB) *actor.ActorSystem {
 	tb.Helper()
-	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
-		return slog.New(slog.DiscardHandler)
-	}))
-	tb.Cleanup(system.Shutdown)
-	return system
+	return testkit.ActorSystem(tb)
 }
 
 // memoryStore is a RuleStore holding its configuration in memory.

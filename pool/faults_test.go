@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/internal/fixtures"
+	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -104,7 +105,7 @@ func TestToolsTheSDKRejectsAreLeftOutAlone(t *testing.T) {
 		json.RawMessage(`{"name":"bad","inputSchema":{"type":"object","properties":{"o":{"type":"object","x-mcp-header":"X-O"}}}}`),
 		json.RawMessage(`{"name":"odd","inputSchema":"not a schema"}`),
 	}}
-	logs := &syncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	m := start(t, []pool.ServerConfig{{Name: "r", Dial: r.Dial}}, pool.Options{Logger: zerolog.New(logs)})
 	got := names(m.Snapshot())
 	if strings.Join(got, ",") != "mcp__r__good,mcp__r__odd" {

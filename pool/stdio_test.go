@@ -9,12 +9,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/pool"
 )
@@ -80,7 +80,7 @@ func TestStdioCloseKillsTheWholeProcessGroup(t *testing.T) {
 
 func TestStdioCrashMidCallOthersKeepWorkingPoolDropsAndRegainsTools(t *testing.T) {
 	block := filepath.Join(t.TempDir(), "block")
-	logs := &syncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	m := start(t, []pool.ServerConfig{behaviourStdio("proc", block), behaviourInMemory("b")}, pool.Options{Logger: zerolog.New(logs)})
 	first := callInt(t, m, "mcp__proc__pid")
 	grandchild := callInt(t, m, "mcp__proc__spawn")
@@ -191,27 +191,9 @@ func TestStdioEnvIsConfiguredOnTopOfTheDaemons(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 func TestStdioServerPrintingNonJSONOnStdoutStillWorks(t *testing.T) {
 	cmd, args, env := testservers.NoisyCommand()
-	logs := &syncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	m := start(t, []pool.ServerConfig{{Name: "noisy", Command: cmd, Args: args, Env: env}}, pool.Options{Logger: zerolog.New(logs)})
 	if _, ok := m.Snapshot().Lookup("mcp__noisy__text"); !ok {
 		t.Fatalf("a banner on stdout broke the server: %+v", m.Status())
