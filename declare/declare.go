@@ -61,7 +61,7 @@ func Assemble(snap *pool.Snapshot, cfg messages.Config, agent Agent) []Declarati
 	if ExecDeclared(snap, cfg, agent) {
 		return append(out, Declaration{
 			Name:            exectool.Name,
-			Description:     exectool.Description,
+			Description:     exectool.Description(),
 			InputSchema:     exectool.InputSchema(),
 			ConcurrencySafe: exectool.ConcurrencySafe,
 		})

@@ -45,7 +45,7 @@ func TestCONV1_NonEmptyPoolConvergesIntoExec(t *testing.T) {
 		t.Fatalf("declarations = %s", got)
 	}
 	exec := decls[2]
-	if exec.Description != exectool.Description || exec.ConcurrencySafe {
+	if exec.Description != exectool.Description() || exec.ConcurrencySafe {
 		t.Errorf("Exec declared wrongly: %+v", exec)
 	}
 }

@@ -17,10 +17,12 @@ const Name = "Exec"
 // conservatively treated as unsafe to run beside other tools (NFR-9).
 const ConcurrencySafe = false
 
-// Description is Exec's description in tools[]: a constant. It names the
-// reserved search namespace from the same constants the sandbox and the
-// catalog use, and nothing of the pool.
-var Description = fmt.Sprintf(`Run a JavaScript script in an isolated sandbox that can call MCP tools.
+// Description returns Exec's description in tools[]: the same bytes for
+// every pool and every call. It names the reserved search namespace from the
+// same constants the sandbox and the catalog use, and nothing of the pool.
+func Description() string { return description }
+
+var description = fmt.Sprintf(`Run a JavaScript script in an isolated sandbox that can call MCP tools.
 
 The script is the body of an async function: use await, and return a value. The global "tools" holds every MCP tool available in this session as an async function, under the full name the catalog gives it: await tools.<name>({ ...arguments }) resolves to the tool's output: its structured result when it has one, otherwise its text, otherwise null. Names that are not JavaScript identifiers take brackets: tools["<name>"]({ ... }). Arguments must be a plain object. Chain several calls in one script and pass results from one to the next; a failed call rejects, and try/catch lets the script go on.
 

@@ -13,17 +13,17 @@ import (
 // Proves BCAST-1, NFR-5.
 func TestBCAST1_NFR5_DescriptionIsAPoolIndependentConstant(t *testing.T) {
 	for _, banned := range []string{"mcp__", "PARTIAL", "catalog is partial"} {
-		if strings.Contains(Description, banned) {
+		if strings.Contains(Description(), banned) {
 			t.Errorf("description contains %q", banned)
 		}
 	}
-	if strings.IndexFunc(Description, unicode.IsDigit) >= 0 {
+	if strings.IndexFunc(Description(), unicode.IsDigit) >= 0 {
 		t.Error("description contains a figure (a budget, a limit, a count)")
 	}
 	// It names the sandbox's API surface, the reserved namespace from the
 	// same constant the sandbox and the catalog use.
 	for _, want := range []string{`"tools"`, "await", catalog.SearchCallForm(), "console.log", "return"} {
-		if !strings.Contains(Description, want) {
+		if !strings.Contains(Description(), want) {
 			t.Errorf("description lacks %q", want)
 		}
 	}
@@ -31,12 +31,12 @@ func TestBCAST1_NFR5_DescriptionIsAPoolIndependentConstant(t *testing.T) {
 
 // Proves CAT-8.
 func TestCAT8_DescriptionDoesNotChangeWithThePool(t *testing.T) {
-	// Description is a package-level value computed from constants only:
-	// rendering catalogs of different pools cannot touch it.
-	before := Description
+	// The description is computed from constants only: rendering catalogs
+	// of different pools cannot touch it.
+	before := Description()
 	catalog.Render([]catalog.Tool{{Name: "mcp__a__b", Description: "x"}}, catalog.Options{})
 	catalog.Render(nil, catalog.Options{})
-	if Description != before {
+	if Description() != before {
 		t.Fatal("description changed")
 	}
 	var schema map[string]any
