@@ -258,9 +258,12 @@ func TestSWITCH4_EditingTheSettingsFileFlipsDeclarationsWithoutRestart(t *testin
 	if slices.Contains(d, "Exec") || !slices.Contains(d, "mcp__b__text") {
 		t.Fatalf("after switching off: %v", d)
 	}
-	// MCP tools stay callable flatly.
+	// MCP tools stay callable flatly, and a late Exec call does not run.
 	if res := f.sys.CallFlat(context.Background(), "mcp__b__text", json.RawMessage(`{}`)); !res.OK {
 		t.Errorf("flat call after the switch: %s", res.Text)
+	}
+	if res := execCode(f, `return await tools.mcp__b__text({})`); res.OK || len(res.Calls) != 0 {
+		t.Errorf("Exec ran while switched off: %+v", res)
 	}
 	if err := os.WriteFile(f.settings, []byte(allowAll), 0o600); err != nil {
 		t.Fatal(err)

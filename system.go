@@ -134,6 +134,11 @@ func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.Raw
 	if s.pool == nil {
 		return failed(msgNoMCPManager)
 	}
+	// A call that arrives after the switch went off (the model answering
+	// from an older request) must not run: Exec is not offered any more.
+	if cfg := s.config.Current(); !cfg.EnableExec || !opts.agent().Permits(exectool.Name) {
+		return failed(msgExecOff)
+	}
 	v := s.view(s.snapshot(), opts.agent())
 	req := actors.ExecRequest{Script: sandbox.Request{
 		Code: code, Tools: v.toolSet, Host: execHost{s: s, view: v}, Limits: s.limits, Logger: &s.logger,
