@@ -223,7 +223,7 @@ func TestPERM5_DeniedExecNeverStartsASandbox(t *testing.T) {
 
 // Proves CONV-8, NFR-3.
 func TestCONV8_NFR3_FlatAndNestedCallsShareTheGate(t *testing.T) {
-	f := start(t, `{"enableExec": false, "permissions": {}}`, permissions.AllowOnce)
+	f := start(t, `{"permissions": {}}`, permissions.AllowOnce)
 	if res := f.sys.CallFlat(context.Background(), "mcp__b__text", json.RawMessage(`{}`)); !res.OK || res.Text != "first\nsecond" {
 		t.Errorf("flat call: %+v", res)
 	}
@@ -352,9 +352,10 @@ func TestCONV7_EDGE2_ExecReachesThePoolAsItIsAtExecution(t *testing.T) {
 // Proves NFR-2, CONV-6: the flat declarations, the catalog, search and the
 // names a script can reach all come from one snapshot.
 func TestNFR2_DeclarationsCatalogSearchAndSandboxAgree(t *testing.T) {
-	f := start(t, `{"enableExec": false, "permissions": {"allow": ["mcp__b"], "deny": ["mcp__b__fail"]}}`, permissions.Reject)
+	f := start(t, `{"permissions": {"allow": ["mcp__b"], "deny": ["mcp__b__fail"]}}`, permissions.Reject)
 	var flat []string
-	for _, d := range f.sys.Declarations(mcpexec.DeclareOptions{}) {
+	// An agent without Exec gets the flat declarations of the same pool.
+	for _, d := range f.sys.Declarations(mcpexec.DeclareOptions{Disallowed: []string{"Exec"}}) {
 		flat = append(flat, d.Name)
 	}
 	if len(flat) == 0 || slices.Contains(flat, "mcp__b__fail") {
