@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Proves EDGE-1.
@@ -247,5 +248,42 @@ func TestSEARCH2_SearchResolvesToTheEntryArray(t *testing.T) {
 	res = run(h, `try { await tools["$codemode"].search({ q: "A" }); } catch (e) { return e.message; }`)
 	if res.Text != "expected { query?: string }" {
 		t.Errorf("text %q", res.Text)
+	}
+}
+
+// Proves EDGE-9, EDGE-10, BUDGET-9: values the host reads by running getters
+// or that would be huge if copied whole end as clear results, never as a
+// crash of the runtime or the process.
+func TestEDGE9_HostileReturnAndThrowValues(t *testing.T) {
+	cases := []struct {
+		code string
+		ok   bool
+		want string
+	}{
+		{`const a = []; a.length = 4294967295; return a.length;`, true, "4294967295"},
+		{`return { get a() { throw new Error("from a getter"); } };`, false, "Error: from a getter"},
+		{`const o = { get a() { throw o; } }; return o;`, false, "Uncaught exception"},
+		{`throw { get a() { throw new Error("inner"); } };`, false, "Uncaught exception"},
+		{`const o = { get a() { throw o; } }; throw o;`, false, "Uncaught exception"},
+		{`throw { get a() { for (;;) {} } };`, false, "budget"},
+		{`return "";`, true, `""`},
+	}
+	for _, c := range cases {
+		res := run(newFakeHost(), c.code, shortBudget)
+		if res.OK != c.ok || !strings.Contains(res.Text, c.want) {
+			t.Errorf("%s: ok=%v text=%q; want ok=%v and %q", c.code, res.OK, res.Text, c.ok, c.want)
+		}
+		if strings.Contains(res.Text, msgCrashed) {
+			t.Errorf("%s: reported as a crash: %q", c.code, res.Text)
+		}
+	}
+}
+
+// Proves BUDGET-9: a sparse array returned whole is walked within the
+// budget, never exported as a 64 GB Go slice.
+func TestBUDGET9_SparseArrayReturnIsBounded(t *testing.T) {
+	res := run(newFakeHost(), `const a = []; a.length = 4294967295; return a;`, Limits{Timeout: 300 * time.Millisecond, MaxResultChars: 50})
+	if res.OK && !strings.Contains(res.Text, "truncated") {
+		t.Errorf("text = %q", res.Text)
 	}
 }

@@ -41,9 +41,14 @@ func (x *execution) succeed(v goja.Value) Result {
 		chars  int
 		exists = v != nil && !goja.IsUndefined(v)
 	)
-	if s, isString := v.Export().(string); exists && isString {
+	if s, isString := stringValue(v); exists && isString {
 		shown, chars = s, utf8.RuneCountInString(s)
 		value = appendJSONString(nil, s)
+		if s == "" {
+			// An empty string is a value: show it as one, never as empty
+			// content (EDGE-10).
+			shown, chars = string(value), len(value)
+		}
 	} else if exists {
 		o := x.newOutbound(resultMode, x.limits.MaxResultChars*utf8.UTFMax)
 		var skipped bool
@@ -55,6 +60,13 @@ func (x *execution) succeed(v goja.Value) Result {
 		case err != nil && isStop(err):
 			return x.fail(err.Error())
 		case err != nil:
+			var thrown *thrownError
+			if errors.As(err, &thrown) {
+				// Describing it may run getters again, but only once more:
+				// describeThrown does not describe what its own reading
+				// throws.
+				return x.fail(x.describeThrown(thrown.value))
+			}
 			return x.fail(describeExportError(err))
 		}
 		exists = !skipped
@@ -161,7 +173,7 @@ func (x *execution) guard(f func() error) (err error) {
 				}
 				err = errOverBudget
 			case *goja.Exception:
-				err = plainError(x.describeThrown(e.Value()))
+				err = &thrownError{value: e.Value()}
 			default:
 				panic(p)
 			}
@@ -169,6 +181,12 @@ func (x *execution) guard(f func() error) (err error) {
 	}()
 	return f()
 }
+
+// thrownError is script code (a getter) throwing while the host read a
+// value.
+type thrownError struct{ value goja.Value }
+
+func (e *thrownError) Error() string { return "Uncaught exception" }
 
 func describeExportError(err error) string {
 	var e *exportError

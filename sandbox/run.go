@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -157,10 +158,11 @@ func (x *execution) stop(reason *stopError) {
 	if x.stopping == nil {
 		x.stopping = reason
 	}
+	r := x.realm
 	x.mu.Unlock()
 	x.cancelHost()
-	if x.realm != nil {
-		x.realm.vm.Interrupt(reason)
+	if r != nil {
+		r.vm.Interrupt(reason)
 	}
 }
 
@@ -210,7 +212,7 @@ func (x *execution) execute() (res Result) {
 	if err != nil {
 		return x.failFrom(err)
 	}
-	promise, isPromise := v.Export().(*goja.Promise)
+	promise, isPromise := asPromise(v)
 	if !isPromise {
 		return x.succeed(v)
 	}
@@ -367,25 +369,42 @@ func (x *execution) failFrom(err error) Result {
 }
 
 // describeThrown renders a thrown value for the model without calling its
-// toString (which is script code).
+// toString (which is script code). Reading it may still run getters, so it
+// runs guarded: a getter that throws is described as an exception, one that
+// spins past the deadline ends the run with the budget message.
 func (x *execution) describeThrown(v goja.Value) string {
-	if obj, isObject := v.(*goja.Object); isObject {
-		if obj.ClassName() == "Error" {
-			text := ""
-			if ex := x.realm.vm.Try(func() { text = errorText(obj) }); ex != nil {
-				return "Uncaught exception"
-			}
-			return text
-		}
-	}
-	o := x.newOutbound(resultMode, x.limits.MaxResultChars)
-	if _, err := o.value(v, 0); err != nil || len(o.buf) == 0 {
-		return "Uncaught exception"
-	}
-	if s, isString := v.Export().(string); isString {
+	if s, isString := stringValue(v); isString {
 		return "Uncaught " + s
 	}
-	return "Uncaught " + string(o.buf)
+	text := "Uncaught exception"
+	err := x.guard(func() error {
+		if obj, isObject := v.(*goja.Object); isObject && obj.ClassName() == "Error" {
+			text = errorText(obj)
+			return nil
+		}
+		o := x.newOutbound(resultMode, x.limits.MaxResultChars)
+		if _, err := o.value(v, 0); err != nil || len(o.buf) == 0 {
+			return err
+		}
+		text = "Uncaught " + string(o.buf)
+		return nil
+	})
+	if err != nil && isStop(err) {
+		return err.Error()
+	}
+	return text
+}
+
+var promiseType = reflect.TypeOf((*goja.Promise)(nil))
+
+// asPromise returns v's promise without exporting anything else.
+func asPromise(v goja.Value) (*goja.Promise, bool) {
+	obj, isObject := v.(*goja.Object)
+	if !isObject || obj.ExportType() != promiseType {
+		return nil, false
+	}
+	p, ok := obj.Export().(*goja.Promise)
+	return p, ok
 }
 
 func (x *execution) newOutbound(mode exportMode, keep int) *outbound {

@@ -299,6 +299,20 @@ func errorText(obj *goja.Object) string {
 	return name + ": " + message
 }
 
+// stringValue returns v's text when v is a string primitive. It never
+// exports an object: Export copies a whole object graph (a sparse array of
+// length 2^32-1 would ask for 64 GB) and runs its getters.
+func stringValue(v goja.Value) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	if _, isObject := v.(*goja.Object); isObject {
+		return "", false
+	}
+	s, isString := v.Export().(string)
+	return s, isString
+}
+
 // primitiveString returns v as a string when it is a primitive, and "" for
 // objects, whose conversion would run script code.
 func primitiveString(v goja.Value) string {

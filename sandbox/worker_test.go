@@ -313,3 +313,19 @@ func TestWorkerMemoryLimitTooSmallIsAClearError(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// Proves CONV-7, BUDGET-4 on the host side: a worker that breaks out of its
+// sandbox still cannot reach a tool outside the run's set or exceed the cap.
+func TestHostDoesNotTrustTheWorker(t *testing.T) {
+	h := newFakeHost().value("mcp__s__t", `1`).value("mcp__s__secret", `"leaked"`)
+	side := &hostSide{req: Request{Host: h, Tools: NewToolSet([]string{"mcp__s__t"})}, limits: Limits{MaxCalls: 2}.withDefaults()}
+	if msg := side.admit(frame{Kind: callKindTool, Name: "mcp__s__secret"}); !strings.Contains(msg, "Unknown tool") {
+		t.Errorf("a tool outside the set was admitted: %q", msg)
+	}
+	if msg := side.admit(frame{Kind: callKindTool, Name: "mcp__s__t"}); msg != "" {
+		t.Errorf("a reachable tool was refused: %q", msg)
+	}
+	if msg := side.admit(frame{Kind: callKindTool, Name: "mcp__s__t"}); msg != msgCallLimit {
+		t.Errorf("the call over the cap was admitted: %q", msg)
+	}
+}

@@ -93,6 +93,7 @@ type hostSide struct {
 
 	mu        sync.Mutex
 	ended     bool // the run returned: frames still in flight are dropped
+	served    int  // call frames received
 	callNames []string
 	images    []Image
 }
@@ -138,6 +139,25 @@ func (h *hostSide) during(f frame) bool {
 	return true
 }
 
+// admit checks a call frame against what the run allows, on the host side:
+// a worker is where an escape from the sandbox would run, so the host does
+// not take its word for the reachable set or the call cap.
+func (h *hostSide) admit(f frame) string {
+	h.mu.Lock()
+	h.served++
+	served := h.served
+	h.mu.Unlock()
+	switch {
+	case served > h.limits.MaxCalls:
+		return msgCallLimit
+	case f.Kind == callKindSearch:
+		return ""
+	case f.Kind != callKindTool || !h.req.Tools.Has(f.Name):
+		return msgUnknownTool(f.Name)
+	}
+	return ""
+}
+
 // finish turns the done frame into the run's Result.
 func (h *hostSide) finish(f frame) Result {
 	if f.Result == nil {
@@ -170,7 +190,9 @@ func (h *hostSide) called(name string) {
 func (h *hostSide) serveCall(ctx context.Context, f frame) {
 	defer h.calls.Done()
 	reply := frame{Type: frameResult, ID: f.ID}
-	if h.req.Host == nil {
+	if refusal := h.admit(f); refusal != "" {
+		reply.Error = refusal
+	} else if h.req.Host == nil {
 		reply.Error = msgCrashed + ": no host is attached to this run."
 	} else if f.Kind == callKindSearch {
 		value, err := safeHostCall(h.logger(), func() (CallResult, error) {
