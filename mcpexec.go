@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
@@ -69,6 +70,8 @@ type System struct {
 	renderer *catalog.Renderer
 	views    viewCache
 
+	lastSnapshot atomic.Pointer[pool.Snapshot]
+
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -96,6 +99,12 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 			s.Close()
 		}
 	}()
+	if opts.SettingsPath == "" && (opts.ManagedSettingsPath != "" || opts.RemoteSettingsURL != "") {
+		// Managed and remote settings are layered over the settings file;
+		// silently ignoring an administrator's source would be worse than
+		// refusing to start.
+		return nil, errors.New("mcpexec: managed or remote settings need a settings file (Options.SettingsPath)")
+	}
 	if opts.SettingsPath != "" {
 		s.settings, err = hotreload.Start(ctx, s.system, hotreload.Options{
 			SettingsPath: opts.SettingsPath, ManagedSettingsPath: opts.ManagedSettingsPath,

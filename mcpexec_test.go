@@ -212,9 +212,14 @@ func TestPERM3_PERM4_SUM7_RejectionReachesTheScriptAndFailsExecUncaught(t *testi
 // Proves PERM-5.
 func TestPERM5_DeniedExecNeverStartsASandbox(t *testing.T) {
 	f := start(t, `{"enableExec": true, "permissions": {"allow": ["mcp__b"], "deny": ["Exec"]}}`, permissions.Reject)
-	res := execCode(f, `await tools.mcp__b__text({}); return 1`)
-	if res.OK || len(res.Calls) != 0 || res.Summary != "failed" {
+	var progress atomic.Int32
+	args, _ := json.Marshal(map[string]string{"code": `await tools.mcp__b__text({}); return 1`})
+	res := f.sys.Exec(context.Background(), args, func(string) { progress.Add(1) })
+	if res.OK || len(res.Calls) != 0 || res.Summary != "failed" || progress.Load() != 0 {
 		t.Errorf("denied Exec ran: ok=%v calls=%v %q", res.OK, res.Calls, res.Text)
+	}
+	if !strings.Contains(res.Text, `"Exec"`) {
+		t.Errorf("the failure does not give the deny rule as its reason: %q", res.Text)
 	}
 	if slices.Contains(declared(f), "Exec") {
 		t.Error("denied Exec is declared")
@@ -409,5 +414,23 @@ func TestNFR8_ARunningScriptBlocksNothing(t *testing.T) {
 	cancel()
 	if res := <-spinning; res.OK {
 		t.Error("the aborted spin succeeded")
+	}
+}
+
+// Proves BCAST-2, CONV-1: one request's tools[] and meta messages come from
+// one snapshot and one reading of the settings.
+func TestBCAST2_PrepareDeclaresAndBroadcastsTogether(t *testing.T) {
+	f := start(t, allowAll, permissions.Reject)
+	decls, msgs, err := f.sys.Prepare(broadcast.NewHistory(), mcpexec.DeclareOptions{})
+	if err != nil || len(decls) != 1 || decls[0].Name != "Exec" || len(msgs) == 0 || !strings.Contains(msgs[0].Text, "mcp__b__text") {
+		t.Errorf("decls=%v msgs=%d err=%v", decls, len(msgs), err)
+	}
+}
+
+// Proves SWITCH-3: an administrator's source is never silently ignored.
+func TestSWITCH3_RemoteSettingsWithoutASettingsFileIsRefused(t *testing.T) {
+	_, err := mcpexec.Start(context.Background(), mcpexec.Options{RemoteSettingsURL: "http://127.0.0.1:9/settings.json"})
+	if err == nil || !strings.Contains(err.Error(), "settings file") {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -52,20 +52,30 @@ func within(timeout time.Duration) func(<-chan any) (any, error) {
 }
 
 // snapshot asks the pool actor for the pool as it is now. Without an MCP
-// manager, or if the pool does not answer, the pool is empty.
-func (s *System) snapshot() *pool.Snapshot {
+// manager the pool is empty (nil, true). If the pool does not answer, ok is
+// false: "cannot read the pool" is not "the pool is empty" (EDGE-5), and
+// callers must not act on it as if it were.
+func (s *System) snapshot() (snap *pool.Snapshot, ok bool) {
 	if s.pool == nil {
-		return nil
+		return nil, true
 	}
 	m, err := s.ask(s.pool.PID(), &messages.GetPoolSnapshot{}, within(askTimeout))
-	if err != nil {
-		s.logger.Error().Err(err).Msg("mcpexec: no pool snapshot")
-		return nil
+	if reply, isSnapshot := m.(*messages.PoolSnapshot); err == nil && isSnapshot {
+		s.lastSnapshot.Store(reply.Snapshot)
+		return reply.Snapshot, true
 	}
-	if snap, ok := m.(*messages.PoolSnapshot); ok {
-		return snap.Snapshot
+	s.logger.Error().Err(err).Msg("mcpexec: the pool did not answer")
+	return nil, false
+}
+
+// declarationSnapshot is the pool for tools[]: the latest one the pool
+// answered with when it cannot answer now, so a slow pool actor does not
+// drop Exec from tools[] (and break the cached prefix) for one request.
+func (s *System) declarationSnapshot() *pool.Snapshot {
+	if snap, ok := s.snapshot(); ok {
+		return snap
 	}
-	return nil
+	return s.lastSnapshot.Load()
 }
 
 // call runs one MCP call through the pool's funnel (gate, tools/call,

@@ -3,14 +3,19 @@ package mcpexec
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/broadcast"
 	"github.com/mcpexec/mcpexec/catalog"
 	"github.com/mcpexec/mcpexec/declare"
 	"github.com/mcpexec/mcpexec/exectool"
+	"github.com/mcpexec/mcpexec/messages"
+	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
+
+var errPoolUnreadable = errors.New("mcpexec: the pool did not answer; nothing was broadcast")
 
 // Declaration is one entry of tools[].
 type Declaration = declare.Declaration
@@ -31,22 +36,51 @@ func (o DeclareOptions) agent() declare.Agent {
 // Declarations returns tools[] for one model request, decided afresh from the
 // pool and the settings as they are now.
 func (s *System) Declarations(opts DeclareOptions) []Declaration {
-	return declare.Assemble(s.snapshot(), s.config.Current(), opts.agent())
+	return declare.Assemble(s.declarationSnapshot(), s.config.Current(), opts.agent())
 }
 
 // Broadcast returns the meta messages to append to the history before this
 // request: at most one catalog message, and the usage instructions of servers
 // that became available. State is read from the markers in history alone; a
-// nil history (no channel) is silence.
+// nil history (no channel) is silence, and so is a pool that cannot be read
+// (with the error).
 func (s *System) Broadcast(history broadcast.Channel, opts DeclareOptions) ([]broadcast.Message, error) {
-	if history == nil {
-		return nil, nil
+	_, msgs, err := s.prepare(history, opts, false)
+	return msgs, err
+}
+
+// Prepare returns both halves of one model request from one pool snapshot
+// and one reading of the settings: tools[] and the meta messages to append.
+// Calling Declarations and Broadcast separately could see the pool change
+// in between (Exec declared beside an "empty pool" notice).
+func (s *System) Prepare(history broadcast.Channel, opts DeclareOptions) ([]Declaration, []broadcast.Message, error) {
+	return s.prepare(history, opts, true)
+}
+
+func (s *System) prepare(history broadcast.Channel, opts DeclareOptions, declarations bool) ([]Declaration, []broadcast.Message, error) {
+	snap, readable := s.snapshot()
+	if !readable {
+		snap = s.lastSnapshot.Load()
 	}
-	snap := s.snapshot()
-	agent := opts.agent()
+	cfg, agent := s.config.Current(), opts.agent()
+	var decls []Declaration
+	if declarations {
+		decls = declare.Assemble(snap, cfg, agent)
+	}
+	if history == nil {
+		return decls, nil, nil
+	}
+	if !readable {
+		return decls, nil, errPoolUnreadable
+	}
+	msgs, err := s.broadcast(history, snap, cfg, agent)
+	return decls, msgs, err
+}
+
+func (s *System) broadcast(history broadcast.Channel, snap *pool.Snapshot, cfg messages.Config, agent declare.Agent) ([]broadcast.Message, error) {
 	v := s.view(snap, agent)
 	var out []broadcast.Message
-	msg, ok, err := broadcast.Catalog(history, v.catalog, declare.ExecDeclared(snap, s.config.Current(), agent))
+	msg, ok, err := broadcast.Catalog(history, v.catalog, declare.ExecDeclared(snap, cfg, agent))
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +105,7 @@ func (s *System) Broadcast(history broadcast.Channel, opts DeclareOptions) ([]br
 // Catalog renders the catalog of the pool as it is now (the body a catalog
 // message carries).
 func (s *System) Catalog() catalog.Catalog {
-	return s.view(s.snapshot(), declare.Agent{}).catalog.Catalog()
+	return s.view(s.declarationSnapshot(), declare.Agent{}).catalog.Catalog()
 }
 
 // ToolResult is the outcome of a flat MCP call.
@@ -139,7 +173,11 @@ func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.Raw
 	if cfg := s.config.Current(); !cfg.EnableExec || !opts.agent().Permits(exectool.Name) {
 		return failed(msgExecOff)
 	}
-	v := s.view(s.snapshot(), opts.agent())
+	snap, readable := s.snapshot()
+	if !readable {
+		return failed(msgPoolUnreadable)
+	}
+	v := s.view(snap, opts.agent())
 	req := actors.ExecRequest{Script: sandbox.Request{
 		Code: code, Tools: v.toolSet, Host: execHost{s: s, view: v}, Limits: s.limits, Logger: &s.logger,
 	}}

@@ -29,15 +29,15 @@ func TestBCAST1_NFR5_DescriptionIsAPoolIndependentConstant(t *testing.T) {
 	}
 }
 
-// Proves CAT-8.
+// Proves CAT-8: the description is a constant: the same bytes on every
+// call, whatever pools have been rendered in between.
 func TestCAT8_DescriptionDoesNotChangeWithThePool(t *testing.T) {
-	// The description is computed from constants only: rendering catalogs
-	// of different pools cannot touch it.
 	before := Description()
-	catalog.Render([]catalog.Tool{{Name: "mcp__a__b", Description: "x"}}, catalog.Options{})
-	catalog.Render(nil, catalog.Options{})
-	if Description() != before {
-		t.Fatal("description changed")
+	for _, tools := range [][]catalog.Tool{nil, {{Name: "mcp__a__b", Description: "x"}}, {{Name: "mcp__c__d", Description: "y"}, {Name: "mcp__e__f"}}} {
+		catalog.Render(tools, catalog.Options{})
+		if Description() != before {
+			t.Fatal("description changed after rendering a pool")
+		}
 	}
 	var schema map[string]any
 	if err := json.Unmarshal(InputSchema(), &schema); err != nil {
