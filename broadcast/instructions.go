@@ -34,31 +34,33 @@ func Instructions(ch Channel, available []ServerInstructions) ([]Message, error)
 
 // DecideInstructions is Instructions over a history already read.
 func DecideInstructions(history []Message, available []ServerInstructions) []Message {
-	type key struct{ server, hash string }
-	var seen map[key]bool
+	// Each message replaces a server's earlier instructions, so only the
+	// latest one per server is what the model holds: instructions that
+	// changed and changed back are sent again.
+	var latest map[string]string
 	var out []Message
 	for _, s := range sortedServers(available) {
 		if strings.TrimSpace(s.Instructions) == "" {
 			continue // nothing to say: silence, not an empty message
 		}
-		if seen == nil {
-			seen = make(map[key]bool)
+		if latest == nil {
+			latest = make(map[string]string)
 			for _, m := range history {
 				if m.Meta && m.Instructions != nil {
-					seen[key{m.Instructions.Server, m.Instructions.Hash}] = true
+					latest[m.Instructions.Server] = m.Instructions.Hash
 				}
 			}
 		}
 		header := instructionsHeader(s.Server)
-		k := key{s.Server, hashParts(header, s.Instructions)}
-		if seen[k] {
+		hash := hashParts(header, s.Instructions)
+		if latest[s.Server] == hash {
 			continue
 		}
-		seen[k] = true // the same server listed twice is sent once
+		latest[s.Server] = hash // the same server listed twice is sent once
 		out = append(out, Message{
 			Meta:         true,
 			Text:         header + s.Instructions,
-			Instructions: &InstructionsMarker{Server: k.server, Hash: k.hash},
+			Instructions: &InstructionsMarker{Server: s.Server, Hash: hash},
 		})
 	}
 	return out

@@ -138,3 +138,19 @@ func TestEDGE25_NothingToSayIsSilence(t *testing.T) {
 		t.Fatalf("duplicate server: %d messages, want 1", len(got))
 	}
 }
+
+// Proves EDGE-25: each instructions message replaces the server's earlier
+// ones, so instructions that change and change back are sent again.
+func TestEDGE25_InstructionsChangedBackAreSentAgain(t *testing.T) {
+	h := NewHistory()
+	for i, text := range []string{"Use A.", "Use B.", "Use A."} {
+		msgs, _ := Instructions(h, []ServerInstructions{{Server: "srv", Instructions: text}})
+		if len(msgs) != 1 || !strings.HasSuffix(msgs[0].Text, text) {
+			t.Fatalf("step %d (%q): %d messages", i, text, len(msgs))
+		}
+		h.Append(msgs...)
+	}
+	if msgs, _ := Instructions(h, []ServerInstructions{{Server: "srv", Instructions: "Use A."}}); len(msgs) != 0 {
+		t.Errorf("unchanged instructions sent again: %v", msgs)
+	}
+}
