@@ -59,6 +59,7 @@ func DecideCatalog(history []Message, pool *Snapshot, execDeclared bool) (Messag
 			Hash:       cur.hash,
 			Truncated:  cur.cat.Truncated,
 			Namespaces: cloneCounts(cur.cat.Namespaces),
+			Wording:    wordingFingerprint(),
 		},
 	}, true
 }
@@ -71,14 +72,12 @@ func DecideCatalog(history []Message, pool *Snapshot, execDeclared bool) (Messag
 // tools within unchanged counts has none to name) and be shorter than the
 // full catalog: the point is brevity.
 //
-// A diff's marker records the current catalog's hash although the model
-// read the base plus the update, not those bytes: the update makes the view
-// equal at namespace level, which is all a diff can promise. So when a new
-// wording (EDGE-14) arrives together with a namespace change the diff can
-// express, the model keeps the base's wording until its next full catalog;
-// a new wording with an unchanged pool always gets the full catalog.
+// A diff's marker records the current catalog's hash: the update makes the
+// view equal to it at namespace level, which is all a diff can promise. It
+// is never laid over a full catalog of another wording (a base from an older
+// release): the model then gets the new full catalog (EDGE-14).
 func diffMessage(base *CatalogMarker, cur *rendered) (Message, bool) {
-	if !base.Truncated || !cur.cat.Truncated {
+	if !base.Truncated || !cur.cat.Truncated || base.Wording != wordingFingerprint() {
 		return Message{}, false
 	}
 	d := diffNamespaces(base.Namespaces, cur.cat.Namespaces)
@@ -98,6 +97,7 @@ func diffMessage(base *CatalogMarker, cur *rendered) (Message, bool) {
 			Base:       base.Hash,
 			Truncated:  true,
 			Namespaces: cloneCounts(cur.cat.Namespaces),
+			Wording:    wordingFingerprint(),
 		},
 	}, true
 }

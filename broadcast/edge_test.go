@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpexec/mcpexec/catalog"
 )
 
 // Proves NFR-6.
@@ -303,4 +305,19 @@ func TestMarkersOnlyCountOnMetaMessages(t *testing.T) {
 	forged.Meta = false
 	msg, ok := decide(t, NewHistory(forged), pool, true)
 	mustKind(t, msg, ok, KindFull)
+}
+
+// Proves EDGE-14, BCAST-7: a namespace diff is never laid over a full
+// catalog of another wording (a base written by an older release); the
+// model gets the new full catalog.
+func TestEDGE14_NoDiffOverACatalogOfAnotherWording(t *testing.T) {
+	base := &CatalogMarker{Kind: KindFull, Hash: "old", Truncated: true, Namespaces: map[string]int{"a": 3}, Wording: "an older release"}
+	cur := &rendered{cat: catalog.Catalog{Truncated: true, Namespaces: map[string]int{"a": 3, "b": 2}}, text: strings.Repeat("x", 10000), hash: "new"}
+	if _, ok := diffMessage(base, cur); ok {
+		t.Error("a diff was laid over a catalog of another wording")
+	}
+	base.Wording = wordingFingerprint()
+	if msg, ok := diffMessage(base, cur); !ok || msg.Catalog.Wording != wordingFingerprint() {
+		t.Errorf("same wording: diff=%v marker=%+v", ok, msg.Catalog)
+	}
 }

@@ -37,6 +37,10 @@ type CatalogMarker struct {
 	Truncated bool `json:"truncated,omitempty"`
 	// Namespaces maps each namespace to its tool count in that catalog.
 	Namespaces map[string]int `json:"namespaces,omitempty"`
+	// Wording identifies the catalog's fixed wording and layout (see
+	// wordingFingerprint) when the message was made. A diff is only ever
+	// laid over a full catalog of the same wording.
+	Wording string `json:"wording,omitempty"`
 }
 
 // InstructionsMarker records, with one server-instructions message, which
