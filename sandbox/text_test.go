@@ -13,6 +13,7 @@ func TestModelVisibleTextCarriesNoNumbers(t *testing.T) {
 		msgNotPlainObject, msgCallLimit, msgOverBudget, msgAborted, msgNeverSettles, msgImport,
 		msgImportStatement, msgCodeGeneration, msgNoOutput, msgEmptyCode, msgCrashed, msgHostCallCrashed,
 		msgUnknownTool("mcp__a__b"), msgSearchNotTopLevel(), searchCallForm,
+		msgWorkerOutOfMemory, msgWorkerStackOverflow, msgWorkerCrashed, msgWorkerUnavailable, msgResultTooLarge,
 	}
 	for _, s := range fixed {
 		if strings.IndexFunc(s, unicode.IsDigit) >= 0 {
