@@ -163,3 +163,25 @@ func TestFixtureSchemasStayFarFromTheVisitValve(t *testing.T) {
 	}
 	t.Logf("most schema nodes visited by one fixture schema: %d (%s)", most, where)
 }
+
+// Proves CAT-2: a schema written out in full is never cut, however wide:
+// the visit valve counts only nodes reached through a $ref.
+func TestCAT2_WideLiteralSchemaIsNeverCounted(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":{"type":"object","properties":{"q":{"type":"string"}}}`, i)
+	}
+	b.WriteString(`}}`)
+	var sc scratch
+	out := string(sc.schemaType([]byte(b.String())))
+	if sc.r.visits != 0 {
+		t.Errorf("a schema without $ref counted %d visits", sc.r.visits)
+	}
+	if !strings.Contains(out, "p4999?: {") || strings.Contains(out, "unknown") {
+		t.Errorf("wide schema not rendered in full (%d bytes)", len(out))
+	}
+}

@@ -15,9 +15,11 @@ const maxDepth = 8
 
 // maxVisits is a safety valve, not a trimming policy: a hostile schema whose
 // $defs reference each other as a wide DAG would expand exponentially within
-// the depth limit. No real schema comes near it (the largest fixture tool
-// visits a few thousand nodes); past it the remaining nodes render as
-// unknown so rendering always terminates in bounded memory.
+// the depth limit. It counts only nodes reached through a $ref, so a schema
+// written out in full, however wide, is rendered in full (CAT-2): its output
+// is as large as its input. No real schema comes near it (the largest
+// fixture tool visits a few thousand nodes); past it the remaining expanded
+// nodes render as unknown so rendering always terminates in bounded memory.
 const maxVisits = 1 << 18
 
 // maxRefHops bounds how many $ref links a description lookup follows.
@@ -98,10 +100,12 @@ func (r *tsRenderer) typ(s *node, level, depth int) bool {
 		r.buf = append(r.buf, unknownType...)
 		return false
 	}
-	r.visits++
-	if r.visits > maxVisits {
-		r.buf = append(r.buf, unknownType...)
-		return false
+	if len(r.active) > 0 {
+		r.visits++
+		if r.visits > maxVisits {
+			r.buf = append(r.buf, unknownType...)
+			return false
+		}
 	}
 
 	k := s.schemaKeywords()
