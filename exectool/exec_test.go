@@ -12,7 +12,8 @@ import (
 
 // Proves BCAST-1, NFR-5.
 func TestBCAST1_NFR5_DescriptionIsAPoolIndependentConstant(t *testing.T) {
-	for _, banned := range []string{"mcp__", "PARTIAL", "catalog is partial"} {
+	// D6: the search call form is taught only by a truncated catalog.
+	for _, banned := range []string{"mcp__", "PARTIAL", "catalog is partial", catalog.SearchCallForm()} {
 		if strings.Contains(Description(), banned) {
 			t.Errorf("description contains %q", banned)
 		}
@@ -22,7 +23,7 @@ func TestBCAST1_NFR5_DescriptionIsAPoolIndependentConstant(t *testing.T) {
 	}
 	// It names the sandbox's API surface, the reserved namespace from the
 	// same constant the sandbox and the catalog use.
-	for _, want := range []string{`"tools"`, "await", catalog.SearchCallForm(), "console.log", "return"} {
+	for _, want := range []string{`"tools"`, "await", `tools["` + catalog.SearchNamespace + `"]`, "console.log", "return"} {
 		if !strings.Contains(Description(), want) {
 			t.Errorf("description lacks %q", want)
 		}
