@@ -409,10 +409,9 @@ func asPromise(v goja.Value) (*goja.Promise, bool) {
 
 func (x *execution) newOutbound(mode exportMode, keep int) *outbound {
 	return &outbound{
-		mode:     mode,
-		realm:    x.realm,
-		stopped:  x.stopped,
-		keep:     keep,
-		visiting: make(map[*goja.Object]struct{}),
+		mode:    mode,
+		realm:   x.realm,
+		stopped: x.stopped,
+		keep:    keep,
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -61,9 +62,12 @@ type outbound struct {
 	chars int // characters the full output has
 	limit int // when positive, a total above it is an error
 
-	visiting map[*goja.Object]struct{}
-	path     []string
-	nodes    int
+	// ancestors are the objects being walked, outermost first: an object
+	// among them is a cycle. A slice, not a map: values are shallow as a
+	// rule, and the walk is on every nested call's path.
+	ancestors []*goja.Object
+	path      []string
+	nodes     int
 }
 
 // exportError is a rejection with the path to the offending part.
@@ -175,7 +179,7 @@ func (o *outbound) object(obj *goja.Object, depth int) (bool, error) {
 		}
 		return false, o.reject("a function, which cannot cross the sandbox boundary")
 	}
-	if _, seen := o.visiting[obj]; seen {
+	if slices.Contains(o.ancestors, obj) {
 		return false, o.reject("a reference back to itself (a cycle)")
 	}
 	proto := obj.Prototype()
@@ -208,9 +212,9 @@ func describeInstance(class string) string {
 }
 
 func (o *outbound) enter(obj *goja.Object, walk func() error) error {
-	o.visiting[obj] = struct{}{}
+	o.ancestors = append(o.ancestors, obj)
 	err := walk()
-	delete(o.visiting, obj)
+	o.ancestors = o.ancestors[:len(o.ancestors)-1]
 	return err
 }
 
