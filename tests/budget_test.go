@@ -57,20 +57,7 @@ func TestMemoryFlagCapsTheWorker(t *testing.T) {
 // An interrupt in the middle of a run (BUDGET-8) ends it, and closing the
 // session stops every server and worker process the demo started.
 func TestBUDGET8_InterruptEndsTheRunAndLeavesNoProcessBehind(t *testing.T) {
-	mark := newRunMark(t)
-	script := writeFile(t, "hang.js", `await tools.mcp__text__echo({ text: "started" });
-await tools.mcp__text__hang({});`)
-	cmd := exec.Command(demoBin, "exec", "--timeout", "10m", "--script", script)
-	cmd.Env = append(os.Environ(), mark)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout, stderr, mark := startHangingDemo(t)
 	defer func() { _ = cmd.Process.Kill() }() // only if a check below fails first
 
 	// The live summary lists hang once the call is under way.
@@ -83,18 +70,13 @@ await tools.mcp__text__hang({});`)
 			t.Fatalf("demo ended before hang was called: %v\n%s\n%s", err, seen.String(), stderr.String())
 		}
 	}
-	// The three servers and the worker running the script are alive now:
-	// the scan that must find nothing later does find them.
-	if live := processesMarked(t, mark); len(live) < 4 {
-		t.Fatalf("found %d processes of the run, want the demo, its 3 servers and a worker at least:\n%s",
-			len(live), strings.Join(live, "\n"))
-	}
+	requireRunProcesses(t, mark)
 
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
 	rest, _ := io.ReadAll(out)
-	err = cmd.Wait()
+	err := cmd.Wait()
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 130 {
 		t.Errorf("after an interrupt: %v, want exit status 130", err)

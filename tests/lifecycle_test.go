@@ -2,8 +2,6 @@ package tests
 
 import (
 	"bufio"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -18,25 +16,11 @@ const orphanLimit = 30 * time.Second
 // end by themselves when their pipes to it close, even with a call in
 // flight, instead of living on as orphans.
 func TestKilledDemoLeavesNoOrphans(t *testing.T) {
-	mark := newRunMark(t)
-	script := writeFile(t, "hang.js", `await tools.mcp__text__echo({ text: "started" });
-await tools.mcp__text__hang({});`)
-	cmd := exec.Command(demoBin, "exec", "--timeout", "10m", "--script", script)
-	cmd.Env = append(os.Environ(), mark)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout, _, mark := startHangingDemo(t)
 	out := bufio.NewScanner(stdout)
 	for out.Scan() && !strings.Contains(out.Text(), "mcp__text__hang") {
 	}
-	if live := processesMarked(t, mark); len(live) < 4 {
-		t.Fatalf("found %d processes of the run, want the demo, its 3 servers and a worker at least:\n%s",
-			len(live), strings.Join(live, "\n"))
-	}
+	requireRunProcesses(t, mark)
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -94,5 +96,36 @@ func checkNoSurvivors(t *testing.T, mark string) {
 	t.Helper()
 	if left := processesMarked(t, mark); len(left) > 0 {
 		t.Errorf("processes outlived the demo:\n%s", strings.Join(left, "\n"))
+	}
+}
+
+// startHangingDemo starts `demo exec` on a script that calls echo, then a
+// tool that never answers, with its processes marked for the scans.
+func startHangingDemo(t *testing.T) (cmd *exec.Cmd, stdout io.ReadCloser, stderr *strings.Builder, mark string) {
+	t.Helper()
+	mark = newRunMark(t)
+	script := writeFile(t, "hang.js", `await tools.mcp__text__echo({ text: "started" });
+await tools.mcp__text__hang({});`)
+	cmd = exec.Command(demoBin, "exec", "--timeout", "10m", "--script", script)
+	cmd.Env = append(os.Environ(), mark)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr = &strings.Builder{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout, stderr, mark
+}
+
+// requireRunProcesses checks that the demo, its three servers and a worker
+// are alive, so a later scan that must find nothing is known to see them.
+func requireRunProcesses(t *testing.T, mark string) {
+	t.Helper()
+	if live := processesMarked(t, mark); len(live) < 4 {
+		t.Fatalf("found %d processes of the run, want the demo, its 3 servers and a worker at least:\n%s",
+			len(live), strings.Join(live, "\n"))
 	}
 }
