@@ -42,6 +42,7 @@ func (x *execution) succeed(v goja.Value) Result {
 		exists = v != nil && !goja.IsUndefined(v)
 	)
 	if s, isString := stringValue(v); exists && isString {
+		s = withoutEngineInternals(s)
 		shown, chars = s, utf8.RuneCountInString(s)
 		value = appendJSONString(nil, s)
 		if s == "" {
