@@ -15,12 +15,14 @@ func TestISO1_HostGlobalsAreUndefined(t *testing.T) {
 	res := run(newFakeHost(), `return {
 		require: typeof require, process: typeof process, Buffer: typeof Buffer,
 		module: typeof module, fetch: typeof globalThis.fetch, XMLHttpRequest: typeof XMLHttpRequest,
-		WebAssembly: typeof WebAssembly, setTimeout: typeof setTimeout, exports: typeof exports,
+		WebAssembly: typeof WebAssembly, exports: typeof exports, global: typeof global,
+		importScripts: typeof importScripts, Deno: typeof Deno, Bun: typeof Bun,
 		tools: typeof tools, console: typeof console,
 	}`)
 	wantValue(t, res, `{"require":"undefined","process":"undefined","Buffer":"undefined","module":"undefined",
-		"fetch":"undefined","XMLHttpRequest":"undefined","WebAssembly":"undefined","setTimeout":"undefined",
-		"exports":"undefined","tools":"object","console":"object"}`)
+		"fetch":"undefined","XMLHttpRequest":"undefined","WebAssembly":"undefined","exports":"undefined",
+		"global":"undefined","importScripts":"undefined","Deno":"undefined","Bun":"undefined",
+		"tools":"object","console":"object"}`)
 }
 
 // codeGenerationPaths are the ways a script might compile a string. Each must

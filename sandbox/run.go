@@ -119,6 +119,7 @@ type execution struct {
 	pending    int
 
 	console consoleLog
+	timers  timers
 	// rejections are the Errors that rejected nested calls, for the
 	// description of one left uncaught.
 	rejections map[*goja.Object]rejection
@@ -188,6 +189,7 @@ func (x *execution) execute() (res Result) {
 			x.logger.Error().Interface("panic", p).Msg("sandbox: runtime crashed")
 			res = x.fail(msgCrashed + ".")
 		}
+		x.stopTimers()
 		close(x.finished)
 		x.cancelHost()
 		x.hostCalls.Wait()
@@ -207,6 +209,10 @@ func (x *execution) execute() (res Result) {
 	}
 	x.installConsole()
 	x.installTools()
+	if err := x.installLazyGlobals(); err != nil {
+		x.logger.Error().Err(err).Msg("sandbox: globals failed")
+		return x.fail(msgCrashed + ".")
+	}
 
 	prog, err := compile(x.req.Code)
 	if err != nil {
@@ -228,6 +234,10 @@ func (x *execution) execute() (res Result) {
 		case c := <-x.settled:
 			x.pending--
 			if err := x.deliver(c); err != nil {
+				return x.failFrom(err)
+			}
+		case id := <-x.timers.fired:
+			if err := x.fire(id); err != nil {
 				return x.failFrom(err)
 			}
 		case <-x.hostCtx.Done():
