@@ -1,4 +1,4 @@
-package pool
+package toolpool
 
 import (
 	"slices"
@@ -33,9 +33,6 @@ type Snapshot struct {
 	version      uint64
 }
 
-// emptySnapshot is the pool with nothing connected.
-var emptySnapshot = Build(nil, nil)
-
 // Build is the pool constructor: every tool of the given servers, named
 // mcp__<server>__<leaf>, minus the ones exclude removes. Declarations, the
 // catalog, search and the sandbox's reachable set must all come from its
@@ -46,12 +43,18 @@ var emptySnapshot = Build(nil, nil)
 // either, so both are left out of the pool and reported by Conflicts. A server
 // listing one tool name twice keeps its first entry.
 func Build(servers []ServerTools, exclude Exclude) *Snapshot {
+	return BuildVersion(servers, exclude, 0)
+}
+
+// BuildVersion is Build for a publisher that numbers its snapshots: the
+// result reports version from Version.
+func BuildVersion(servers []ServerTools, exclude Exclude, version uint64) *Snapshot {
 	total := 0
 	for _, s := range servers {
 		total += len(s.Tools)
 	}
 	all := make([]Tool, 0, total)
-	s := &Snapshot{instructions: make(map[string]string, len(servers))}
+	s := &Snapshot{instructions: make(map[string]string, len(servers)), version: version}
 	for _, srv := range servers {
 		s.servers = append(s.servers, srv.Server)
 		if srv.Instructions != "" {
@@ -130,8 +133,9 @@ func (s *Snapshot) Instructions(server string) (text string, ok bool) {
 	return text, ok
 }
 
-// Version increases with every snapshot a Manager publishes (0 for one made
-// directly by Build), so a holder can tell whether the pool moved on.
+// Version increases with every snapshot a publisher (the pool's Manager)
+// makes with BuildVersion (0 for one made by Build), so a holder can tell
+// whether the pool moved on.
 func (s *Snapshot) Version() uint64 { return s.version }
 
 // Conflicts lists the full names two servers both produced; they are left
