@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/internal/slogzero"
+	"github.com/mcpexec/mcpexec/toolpool"
 )
 
 // Options configures a Manager. The zero value works.
@@ -275,9 +276,8 @@ func (m *Manager) rebuildLocked() {
 			servers = append(servers, st)
 		}
 	}
-	snap := Build(servers, m.exclude)
 	m.version++
-	snap.version = m.version
+	snap := toolpool.BuildVersion(servers, m.exclude, m.version)
 	m.snapshot.Store(snap)
 	for ch := range m.subs {
 		select {
