@@ -32,7 +32,7 @@ console.log output is returned together with the return value. Besides tools and
 	fmt.Sprintf("tools[%q]", catalog.SearchNamespace))
 
 // inputSchema is the parameter schema: one required string.
-var inputSchema = json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":"The JavaScript to run: the body of an async function. Use await for tool calls and return the result."}},"required":["code"],"additionalProperties":false}`)
+var inputSchema = json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":"The JavaScript or TypeScript to run: the body of an async function. Use await for tool calls and return the result."}},"required":["code"],"additionalProperties":false}`)
 
 // InputSchema returns the parameter schema (a fresh copy).
 func InputSchema() json.RawMessage { return append(json.RawMessage(nil), inputSchema...) }

@@ -329,3 +329,31 @@ func TestHostDoesNotTrustTheWorker(t *testing.T) {
 		t.Errorf("the call over the cap was admitted: %q", msg)
 	}
 }
+
+// TestWorkerRunsTypeScriptWithTimersAndWebGlobals runs what this sandbox adds
+// to goja in a worker process, where the transform and the timers run, and
+// checks that a run's Value means the same over both transports: nil when
+// the script returned nothing, JSON null when it returned null.
+func TestWorkerRunsTypeScriptWithTimersAndWebGlobals(t *testing.T) {
+	for _, inProcess := range []bool{false, true} {
+		t.Run("inProcess="+strconv.FormatBool(inProcess), func(t *testing.T) {
+			p := newTestWorkers(t, WorkerOptions{InProcess: inProcess, Warm: 1})
+			h := newFakeHost().value("mcp__srv__fetch", `{"id":1}`)
+			res := workerRun(p, h, `
+				interface Rec { id: number }
+				async function* twice(): AsyncGenerator<Rec> { for (let i = 0; i < 2; i++) yield await tools.mcp__srv__fetch({}); }
+				const ids: number[] = [];
+				for await (const r of twice()) { ids.push(r.id); await new Promise((ok) => setTimeout(ok, 1)); }
+				return { ids, url: new URL("?q=" + ids.join(","), "https://x.test/p").href, b64: btoa("ok") };`, Limits{})
+			wantValue(t, res, `{"ids":[1,1],"url":"https://x.test/p?q=1,1","b64":"b2s="}`)
+			res = workerRun(p, h, "const x: number = 1;\nthrow new Error(`bad ${x}`);", Limits{})
+			wantFailure(t, res, "Error: bad 1 (at line 2:")
+			if res = workerRun(p, h, `console.log("no value")`, Limits{}); res.Value != nil {
+				t.Errorf("no return value: Value %q, want nil", res.Value)
+			}
+			if res = workerRun(p, h, `return null`, Limits{}); string(res.Value) != "null" {
+				t.Errorf("null return value: Value %q, want null", res.Value)
+			}
+		})
+	}
+}
