@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/internal/slogzero"
+	"github.com/mcpexec/mcpexec/toolpool"
 )
 
 // Options configures a Manager. The zero value works.
@@ -298,14 +299,14 @@ func (m *Manager) rebuildLocked() {
 			servers = append(servers, st)
 		}
 	}
-	snap := Build(servers, m.exclude)
+	var down []ServerDown
 	for _, name := range m.names {
 		if _, ok := m.live[name]; !ok {
-			snap.down = append(snap.down, ServerDown{Server: name, Why: m.status[name].Why()})
+			down = append(down, ServerDown{Server: name, Why: m.status[name].Why()})
 		}
 	}
 	m.version++
-	snap.version = m.version
+	snap := toolpool.BuildVersion(servers, m.exclude, m.version).WithDown(down)
 	m.snapshot.Store(snap)
 	for ch := range m.subs {
 		select {

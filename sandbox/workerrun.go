@@ -42,6 +42,12 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 	}
 	hard := time.NewTimer(limits.Timeout + killGrace)
 	defer hard.Stop()
+	var memoryCheck <-chan time.Time
+	if w.pid != 0 {
+		tick := time.NewTicker(memoryCheckInterval)
+		defer tick.Stop()
+		memoryCheck = tick.C
+	}
 	for {
 		select {
 		case f, ok := <-w.frames:
@@ -64,6 +70,14 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 		case <-ctx.Done():
 			w.abandon()
 			return h.failure(msgAborted)
+		case <-memoryCheck:
+			if w.overCap() {
+				w.overMemory.Store(true)
+				w.abandon()
+				logger := h.logger()
+				logger.Warn().Int64("limit", w.memoryLimit).Msg("sandbox: worker killed over its memory cap")
+				return h.failure(msgWorkerOutOfMemory)
+			}
 		}
 	}
 }

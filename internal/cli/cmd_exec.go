@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/mcpexec/mcpexec"
+	"github.com/mcpexec/mcpexec/exectool"
+	"github.com/mcpexec/mcpexec/permissions"
+	"github.com/mcpexec/mcpexec/sandbox"
+)
+
+// maxScriptBytes bounds a script read from a file or standard input.
+const maxScriptBytes = 8 << 20
+
+// cmdExec runs `demo exec`: one script against the pool, printed for a
+// person, or as one JSON line with --json.
+func cmdExec(ctx context.Context, args []string, c console) error {
+	f, err := parseExecFlags(args, c.stderr)
+	if err != nil {
+		return err
+	}
+	code, err := readScript(f.script, c.stdin)
+	if err != nil {
+		return err
+	}
+	opts := mcpexec.Options{Prompter: execPrompter(f, c)}
+	opts.Limits = sandbox.Limits{Timeout: f.timeout, MaxCalls: f.maxCalls}
+	opts.Workers.MemoryLimit = int64(f.memoryMB) << 20
+	s, err := startSession(ctx, sessionConfig{
+		servers: f.servers, settings: f.settings, defaultSettings: true, options: opts,
+	}, c.stderr, c.err)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+
+	execArgs, err := json.Marshal(map[string]string{"code": code})
+	if err != nil {
+		return err
+	}
+	var res mcpexec.ExecResult
+	if f.jsonOut {
+		res = s.Exec(ctx, execArgs, nil)
+		if err := writeExecJSON(c.stdout, res); err != nil {
+			return err
+		}
+	} else {
+		live := &liveSummary{w: c.stdout, st: c.out}
+		res = s.Exec(ctx, execArgs, live.update)
+		live.stop()
+		writeExecResult(c.stdout, c.out, res)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if !res.OK {
+		return errFailed{}
+	}
+	return nil
+}
+
+// readScript reads the script from a file, or from r for "-".
+func readScript(name string, r io.Reader) (string, error) {
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		r = f
+	} else {
+		name = "standard input"
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxScriptBytes+1))
+	if err != nil {
+		return "", fmt.Errorf("reading the script from %s: %w", name, err)
+	}
+	if len(data) > maxScriptBytes {
+		return "", fmt.Errorf("the script in %s is larger than %d MiB", name, maxScriptBytes>>20)
+	}
+	return string(data), nil
+}
+
+// execPrompter answers permission questions as --ask says. Without --ask it
+// prompts when a person can answer on the terminal, and denies otherwise.
+func execPrompter(f execFlags, c console) permissions.Prompter {
+	mode := f.ask
+	if mode == "" {
+		mode = askDeny
+		if c.stdinTerminal && f.script != "-" {
+			mode = askPrompt
+		}
+	}
+	switch mode {
+	case askAllow:
+		return fixedPrompter{answer: permissions.Answer{Kind: permissions.AllowOnce}}
+	case askPrompt:
+		return newLinePrompter(c.stdin, c.stderr, c.err)
+	default:
+		return nil // the library denies what no rule allows
+	}
+}
+
+// execJSON is the --json output: one object on one line.
+type execJSON struct {
+	OK      bool     `json:"ok"`
+	Text    string   `json:"text"`
+	Images  int      `json:"images"`
+	Summary string   `json:"summary"`
+	Calls   []string `json:"calls"`
+}
+
+func writeExecJSON(w io.Writer, res mcpexec.ExecResult) error {
+	out := execJSON{OK: res.OK, Text: res.Text, Images: len(res.Images), Summary: res.Summary, Calls: res.Calls}
+	if out.Calls == nil {
+		out.Calls = []string{}
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
+}
+
+// writeExecResult prints a result for a person: the tool block a host would
+// show (the collapsed line, the tool name alone, marked with the outcome,
+// then the result summary), and exactly the text the model receives.
+func writeExecResult(w io.Writer, st style, res mcpexec.ExecResult) {
+	mark := st.good("✓")
+	if !res.OK {
+		mark = st.bad("✗")
+	}
+	fmt.Fprintln(w, mark+" "+st.bold(exectool.CollapsedLine()))
+	fmt.Fprintln(w, indent(res.Summary, "  "))
+	fmt.Fprintln(w, st.bold("What the model receives"))
+	fmt.Fprintln(w, barred(st, res.Text))
+	if n := len(res.Images); n > 0 {
+		fmt.Fprintln(w, st.bold("Images attached"))
+		for _, img := range res.Images {
+			fmt.Fprintf(w, "  %s, %d bytes\n", img.MIMEType, len(img.Data))
+		}
+	}
+}
+
+// liveSummary prints the result summary each time it changes while a script
+// runs, on one line.
+type liveSummary struct {
+	mu      sync.Mutex
+	w       io.Writer
+	st      style
+	stopped bool
+}
+
+func (l *liveSummary) update(summary string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.stopped {
+		fmt.Fprintln(l.w, l.st.dim("  live: "+oneLine(summary)))
+	}
+}
+
+// stop ignores updates that arrive after the run ended.
+func (l *liveSummary) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopped = true
+}
+
+// oneLine joins a summary's lines: "2 tool calls: mcp__a__x, mcp__a__y".
+func oneLine(summary string) string {
+	first, rest, ok := strings.Cut(summary, "\n")
+	if !ok {
+		return first
+	}
+	return first + ": " + strings.ReplaceAll(rest, "\n", ", ")
+}

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/mcpexec/mcpexec/permissions"
+)
+
+// linePrompter asks the person on a line-oriented terminal (or any reader):
+// it prints the question and reads one answer line.
+//
+//	y, yes           allow this call once
+//	a, always        allow, and do not ask again for this tool
+//	n, no [reason]   reject; the reason (optional) is passed on to the model
+//
+// Anything else asks again. End of input rejects.
+type linePrompter struct {
+	out   io.Writer
+	style style
+
+	once  sync.Once
+	in    io.Reader
+	lines chan string // answer lines; closed at end of input
+}
+
+func newLinePrompter(in io.Reader, out io.Writer, st style) *linePrompter {
+	return &linePrompter{in: in, out: out, style: st}
+}
+
+// readLines feeds p.lines from the input. It is started on the first
+// question only, so a prompter that is never asked never reads. The reader
+// goroutine ends at end of input.
+func (p *linePrompter) readLines() {
+	p.lines = make(chan string)
+	go func() {
+		defer close(p.lines)
+		sc := bufio.NewScanner(p.in)
+		for sc.Scan() {
+			p.lines <- sc.Text()
+		}
+	}()
+}
+
+// Ask implements permissions.Prompter.
+func (p *linePrompter) Ask(ctx context.Context, q permissions.Question) (permissions.Answer, error) {
+	p.once.Do(p.readLines)
+	fmt.Fprintf(p.out, "%s %s %s\n", p.style.note("?"), p.style.bold("Allow "+q.Tool), p.style.dim(previewArgs(q.Args)))
+	for {
+		fmt.Fprint(p.out, "  [y] yes once, [a] always, [n] no (optionally followed by a reason): ")
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(p.out)
+			return permissions.Answer{}, ctx.Err()
+		case line, ok := <-p.lines:
+			if !ok {
+				fmt.Fprintln(p.out)
+				return permissions.Answer{Kind: permissions.Reject, Reason: "the person gave no answer"}, nil
+			}
+			if a, ok := parseAnswer(line); ok {
+				fmt.Fprintf(p.out, "  %s\n", p.style.dim("→ "+a.Kind.String()))
+				return a, nil
+			}
+		}
+	}
+}
+
+// parseAnswer reads one answer line.
+func parseAnswer(line string) (permissions.Answer, bool) {
+	word, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+	rest = strings.TrimSpace(strings.TrimLeft(rest, ":,"))
+	switch strings.ToLower(strings.TrimRight(word, ":,")) {
+	case "y", "yes":
+		return permissions.Answer{Kind: permissions.AllowOnce}, true
+	case "a", "always":
+		return permissions.Answer{Kind: permissions.AllowAlways}, true
+	case "n", "no":
+		return permissions.Answer{Kind: permissions.Reject, Reason: rest}, true
+	}
+	return permissions.Answer{}, false
+}
+
+// fixedPrompter gives the same answer to every question, saying so on out
+// when out is not nil.
+type fixedPrompter struct {
+	answer permissions.Answer
+	out    io.Writer
+	why    string
+	style  style
+}
+
+func (p fixedPrompter) Ask(_ context.Context, q permissions.Question) (permissions.Answer, error) {
+	if p.out != nil {
+		fmt.Fprintf(p.out, "%s %s %s\n  %s\n", p.style.note("?"), p.style.bold("Allow "+q.Tool),
+			p.style.dim(previewArgs(q.Args)), p.style.dim("→ "+p.answer.Kind.String()+" ("+p.why+")"))
+	}
+	return p.answer, nil
+}
+
+// maxPreview bounds the argument preview shown in a question.
+const maxPreview = 200
+
+// previewArgs shows a call's arguments on one line, shortened.
+func previewArgs(args []byte) string {
+	s := strings.Join(strings.Fields(string(args)), " ")
+	if s == "" {
+		return "{}"
+	}
+	if r := []rune(s); len(r) > maxPreview {
+		return string(r[:maxPreview]) + "…"
+	}
+	return s
+}
+
+// askMode is the --ask flag.
+type askMode string
+
+const (
+	askAllow  askMode = "allow"
+	askDeny   askMode = "deny"
+	askPrompt askMode = "prompt"
+)
+
+var errAskMode = errors.New(`--ask must be allow, deny or prompt`)
+
+func parseAskMode(s string) (askMode, error) {
+	switch m := askMode(s); m {
+	case askAllow, askDeny, askPrompt:
+		return m, nil
+	}
+	return "", errAskMode
+}

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/rs/zerolog"
+
+	"github.com/mcpexec/mcpexec"
+)
+
+// session is a started System plus what the command made for it.
+type session struct {
+	*mcpexec.System
+	tempDir string // holds the default settings file; removed by close
+}
+
+// sessionConfig is what the exec, catalog and tools commands share.
+type sessionConfig struct {
+	servers  string // mcpServers file; "" = the built-in servers
+	settings string // settings file; "" = see defaultSettings
+	// defaultSettings uses the demo's default settings (built-in tools
+	// allowed, delete asks) when no settings file is given and the pool
+	// is the built-in one.
+	defaultSettings bool
+	options         mcpexec.Options // further options (Prompter, Limits, ...)
+}
+
+// startSession starts a System for one command and waits until every server
+// has been tried once. Server trouble is logged as warnings on log.
+func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st style) (*session, error) {
+	servers, err := loadServers(cfg.servers)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{}
+	opts := cfg.options
+	opts.Servers = servers
+	opts.SettingsPath = cfg.settings
+	if opts.SettingsPath == "" && cfg.servers == "" && cfg.defaultSettings {
+		if s.tempDir, err = os.MkdirTemp("", "mcpexec-demo-"); err != nil {
+			return nil, err
+		}
+		if opts.SettingsPath, err = writeDefaultSettings(s.tempDir); err != nil {
+			s.close()
+			return nil, err
+		}
+	}
+	if opts.Logger == nil {
+		logger := warningLogger(log, st)
+		opts.Logger = &logger
+	}
+	// The pool never connects an entry it cannot use and says so only in
+	// its status: tell the person now.
+	for _, srv := range servers {
+		if srv.Err != nil {
+			opts.Logger.Warn().Err(srv.Err).Msg("mcp server entry skipped")
+		}
+	}
+	// A command runs one script at most: one warm worker is plenty.
+	opts.Workers.Warm = max(opts.Workers.Warm, 1)
+	if s.System, err = mcpexec.Start(ctx, opts); err != nil {
+		s.close()
+		return nil, err
+	}
+	if err := s.WaitReady(ctx); err != nil {
+		s.close()
+		return nil, fmt.Errorf("waiting for the MCP servers: %w", err)
+	}
+	return s, nil
+}
+
+// close stops the System (every server and worker process) and removes the
+// temporary settings.
+func (s *session) close() {
+	if s.System != nil {
+		_ = s.System.Close()
+	}
+	if s.tempDir != "" {
+		_ = os.RemoveAll(s.tempDir)
+	}
+}
+
+// warningLogger writes warnings and errors (a server that cannot start, a
+// settings file that does not parse) as one short line each: a field such
+// as a crashed worker's output is cut to its first line.
+func warningLogger(w io.Writer, st style) zerolog.Logger {
+	out := zerolog.ConsoleWriter{
+		Out: w, NoColor: !st.color, PartsExclude: []string{zerolog.TimestampFieldName},
+		FormatFieldValue: shortField, FormatErrFieldValue: shortField,
+	}
+	return zerolog.New(out).Level(zerolog.WarnLevel)
+}
+
+// maxFieldRunes bounds one logged field value.
+const maxFieldRunes = 160
+
+// shortError is err's message up to its first line: setup errors may carry
+// a crashed process's whole output.
+func shortError(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return shortField(msg)
+}
+
+// shortField renders a (quoted, when it needed quotes) field value up to its
+// first escaped newline, at most maxFieldRunes long.
+func shortField(v any) string {
+	s := fmt.Sprint(v)
+	cut := false
+	if i := strings.Index(s, `\n`); i >= 0 {
+		// A nested quote escapes the backslash too: drop what is left of it.
+		s, cut = strings.TrimRight(s[:i], `\`), true
+	}
+	if r := []rune(s); len(r) > maxFieldRunes {
+		s, cut = string(r[:maxFieldRunes]), true
+	}
+	if !cut {
+		return s
+	}
+	if strings.HasPrefix(s, `"`) {
+		return s + `…"`
+	}
+	return s + "…"
+}
