@@ -39,6 +39,17 @@ var lockdownProgram = goja.MustCompile("lockdown.js", `(function (message) {
 	lock(Object.getPrototypeOf(function* () {}), 'constructor');
 	lock(globalThis, 'Function');
 	lock(globalThis, 'eval');
+	// goja's typed array from refuses a string source, which is iterable:
+	// Uint8Array.from(atob(data), (c) => c.charCodeAt(0)) is how scripts
+	// decode base64.
+	const TypedArray = Object.getPrototypeOf(Uint8Array);
+	const typedFrom = TypedArray.from, arrayFrom = Array.from, apply = Reflect.apply;
+	Object.defineProperty(TypedArray, 'from', {
+		value: { from(source, ...rest) {
+			return apply(typedFrom, this, [typeof source === 'string' ? apply(arrayFrom, Array, [source]) : source, ...rest]);
+		} }.from,
+		writable: true, configurable: true, enumerable: false,
+	});
 	// goja lacks the well-known symbol for async iteration; the transform's
 	// lowered for await and async generators look it up by this name.
 	Object.defineProperty(Symbol, 'asyncIterator', {

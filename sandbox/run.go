@@ -236,8 +236,8 @@ func (x *execution) execute() (res Result) {
 			if err := x.deliver(c); err != nil {
 				return x.failFrom(err)
 			}
-		case id := <-x.timers.fired:
-			if err := x.fire(id); err != nil {
+		case <-x.timers.wake:
+			if err := x.fireDue(); err != nil {
 				return x.failFrom(err)
 			}
 		case <-x.hostCtx.Done():

@@ -1,15 +1,18 @@
 package sandbox
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/dop251/goja"
 )
 
 // Timers run on the run's event loop, like host answers: a Go timer only
-// hands its id to the loop, which calls the script's callback on the
-// runtime's goroutine. A scheduled timer is pending work (a script awaiting
+// wakes the loop, which calls the callbacks that are due on the runtime's
+// goroutine, earliest first (and in the order they were scheduled when due
+// together), as Node does. A scheduled timer is pending work (a script awaiting
 // a backoff delay is not stuck), the budget ends a run whatever its timers,
 // and no timer outlives its run: the run's end stops them all.
 
@@ -25,16 +28,17 @@ type timer struct {
 	args     []goja.Value
 	interval time.Duration // repeats when repeat is set
 	repeat   bool
+	due      time.Time
 	t        *time.Timer
 }
 
 // timers is the run's timer table; it belongs to the runtime's goroutine.
 // It is made when the first timer is scheduled; until then the loop's
-// receive from the nil fired channel never fires.
+// receive from the nil wake channel never fires.
 type timers struct {
-	next  int64
-	live  map[int64]*timer
-	fired chan int64
+	next int64
+	live map[int64]*timer
+	wake chan struct{} // buffered: one pending wake-up is enough
 }
 
 // timerFunction makes one of setTimeout, setInterval, clearTimeout and
@@ -68,7 +72,7 @@ func (x *execution) schedule(call goja.FunctionCall, repeat bool) int64 {
 	}
 	if x.timers.live == nil {
 		x.timers.live = make(map[int64]*timer)
-		x.timers.fired = make(chan int64)
+		x.timers.wake = make(chan struct{}, 1)
 	}
 	x.timers.next++
 	t := &timer{
@@ -86,14 +90,14 @@ func (x *execution) schedule(call goja.FunctionCall, repeat bool) int64 {
 	return t.id
 }
 
-// arm starts t's Go timer, which hands its id to the loop unless the run has
-// finished.
+// arm starts t's Go timer, which wakes the loop when t is due.
 func (x *execution) arm(t *timer) {
-	id, fired, finished := t.id, x.timers.fired, x.finished
+	wake := x.timers.wake
+	t.due = time.Now().Add(t.interval)
 	t.t = time.AfterFunc(t.interval, func() {
 		select {
-		case fired <- id:
-		case <-finished:
+		case wake <- struct{}{}:
+		default:
 		}
 	})
 }
@@ -146,22 +150,39 @@ func (x *execution) dropTimer(id int64) {
 	x.pending--
 }
 
-// fire runs a timer's callback on the loop. A timer cleared after its Go
-// timer fired is ignored. An exception in a callback ends the run, as an
-// uncaught exception in a timer ends a Node process.
-func (x *execution) fire(id int64) error {
-	t, ok := x.timers.live[id]
-	if !ok {
-		return nil
+// fireDue runs the callbacks of the timers that are due, earliest first. A
+// timer cleared by an earlier callback does not run. An exception in a
+// callback ends the run, as an uncaught exception in a timer ends a Node
+// process.
+func (x *execution) fireDue() error {
+	now := time.Now()
+	var due []*timer
+	for _, t := range x.timers.live {
+		if !t.due.After(now) {
+			due = append(due, t)
+		}
 	}
-	if t.repeat {
-		x.arm(t)
-	} else {
-		delete(x.timers.live, id)
-		x.pending--
+	slices.SortFunc(due, func(a, b *timer) int {
+		if c := a.due.Compare(b.due); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	for _, t := range due {
+		if x.timers.live[t.id] != t {
+			continue
+		}
+		if t.repeat {
+			x.arm(t)
+		} else {
+			delete(x.timers.live, t.id)
+			x.pending--
+		}
+		if _, err := t.callback(goja.Undefined(), t.args...); err != nil {
+			return err
+		}
 	}
-	_, err := t.callback(goja.Undefined(), t.args...)
-	return err
+	return nil
 }
 
 // stopTimers stops every Go timer of the run.

@@ -85,6 +85,21 @@ func TestTimersRunOnTheLoop(t *testing.T) {
 	wantValue(t, res, `{"order":["slept","args","sync","micro"],"ticks":3,"id":"number"}`)
 }
 
+// TestTimersFireInDueOrder makes both timers due while the script is still
+// busy: they must fire by due time, then in the order they were scheduled.
+func TestTimersFireInDueOrder(t *testing.T) {
+	res := run(newFakeHost(), `
+		const order: string[] = [];
+		setTimeout(() => order.push("later"), 5);
+		setTimeout(() => order.push("sooner"), 1);
+		setTimeout(() => order.push("sooner, second"), 1);
+		const until = Date.now() + 20;
+		while (Date.now() < until) {}
+		await new Promise((r) => setTimeout(r, 10));
+		return order;`)
+	wantValue(t, res, `["sooner","sooner, second","later"]`)
+}
+
 // TestRetryWithBackoffAgainstAFlakyTool is the idiom the timers are for.
 func TestRetryWithBackoffAgainstAFlakyTool(t *testing.T) {
 	calls := 0
