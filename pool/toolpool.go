@@ -13,6 +13,8 @@ type (
 	Snapshot = toolpool.Snapshot
 	// Exclude removes tools from the pool by full name.
 	Exclude = toolpool.Exclude
+	// ServerDown is a configured server that is not connected, and why.
+	ServerDown = toolpool.ServerDown
 )
 
 // Build is the pool constructor (see toolpool.Build).
@@ -26,6 +28,3 @@ func FullName(server, leaf string) string { return toolpool.FullName(server, lea
 // GroupKey returns the grouping key of a full tool name (see
 // toolpool.GroupKey).
 func GroupKey(name string) string { return toolpool.GroupKey(name) }
-
-// emptySnapshot is the pool with nothing connected.
-var emptySnapshot = toolpool.Build(nil, nil)

@@ -36,7 +36,7 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 		h.end()
 	}()
 
-	if err := w.conn.send(frame{Type: frameStart, Code: req.Code, Tools: req.Tools.Names(), Limits: &limits}); err != nil {
+	if err := w.conn.send(frame{Type: frameStart, Code: req.Code, Tools: req.Tools.Names(), Down: req.Tools.downServers(), Limits: &limits}); err != nil {
 		w.spent = true
 		return h.failure(w.crashReason())
 	}
@@ -167,7 +167,7 @@ func (h *hostSide) admit(f frame) string {
 	case f.Kind == callKindSearch:
 		return ""
 	case f.Kind != callKindTool || !h.req.Tools.Has(f.Name):
-		return msgUnknownTool(f.Name)
+		return h.req.Tools.refusal(f.Name)
 	}
 	return ""
 }

@@ -30,7 +30,16 @@ type Snapshot struct {
 	servers      []string
 	instructions map[string]string
 	conflicts    []string
+	down         []ServerDown // configured servers not connected, by name
 	version      uint64
+}
+
+// ServerDown is a configured server whose tools are not in the pool, and
+// why, in words a model can be shown ("it is still starting", the
+// connection error...).
+type ServerDown struct {
+	Server string
+	Why    string
 }
 
 // Build is the pool constructor: every tool of the given servers, named
@@ -141,3 +150,45 @@ func (s *Snapshot) Version() uint64 { return s.version }
 // Conflicts lists the full names two servers both produced; they are left
 // out of the pool (see Build).
 func (s *Snapshot) Conflicts() []string { return slices.Clone(s.conflicts) }
+
+// Down lists the configured servers that are not connected, sorted by name,
+// each with why (see ServerStatus.Why). A snapshot made by Build has none.
+func (s *Snapshot) Down() []ServerDown {
+	if s == nil {
+		return nil
+	}
+	return slices.Clone(s.down)
+}
+
+// Unavailable explains a name that is not in the pool because its server is
+// configured but not connected: it returns that server and why. ok is false
+// when the name is in the pool, or could belong to a connected server (then
+// it is simply not one of its tools), or to no configured server at all.
+//
+// With servers "a" and "a__b", the name mcp__a__b__x could belong to either;
+// it counts as down only when every server it could belong to is down, and
+// then names the longest such server.
+func (s *Snapshot) Unavailable(name string) (down ServerDown, ok bool) {
+	if _, listed := s.index[name]; listed {
+		return ServerDown{}, false
+	}
+	for _, server := range s.servers {
+		if strings.HasPrefix(name, FullName(server, "")) {
+			return ServerDown{}, false
+		}
+	}
+	for _, d := range s.down {
+		if strings.HasPrefix(name, FullName(d.Server, "")) && len(d.Server) > len(down.Server) {
+			down, ok = d, true
+		}
+	}
+	return down, ok
+}
+
+// WithDown returns a copy of s that also records the configured servers
+// that are not connected (see Down and Unavailable).
+func (s *Snapshot) WithDown(down []ServerDown) *Snapshot {
+	out := *s
+	out.down = slices.Clone(down)
+	return &out
+}
