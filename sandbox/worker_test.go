@@ -220,6 +220,45 @@ func TestBUDGET9_HostileScriptsEndAsFailuresWhileOthersRun(t *testing.T) {
 	}
 }
 
+// hostileSources each kill or wedge the transform, which parses untrusted
+// TypeScript in Go: deep nesting overflows its stack (a fatal error no
+// recover catches), and many errors take it quadratic time.
+var hostileSources = map[string]string{
+	"deep parentheses":      "const x: number = " + strings.Repeat("(", 400_000) + "1" + strings.Repeat(")", 400_000) + ";",
+	"deep generic argument": "let x: " + strings.Repeat("A<", 300_000) + "B" + strings.Repeat(">", 300_000) + ";",
+	"forty thousand errors": strings.Repeat("let a;", 40_000),
+}
+
+// TestBUDGET9_HostileSourcesEndAsFailuresWhileOthersRun gives the transform
+// sources that crash or wedge it, in worker processes, each beside a benign
+// script that must succeed at the same time.
+// Proves BUDGET-9.
+func TestBUDGET9_HostileSourcesEndAsFailuresWhileOthersRun(t *testing.T) {
+	p := newTestWorkers(t, WorkerOptions{Warm: 2, MemoryLimit: 256 << 20})
+	h := newFakeHost().value("mcp__s__t", `{"ok":true}`)
+	for name, code := range hostileSources {
+		t.Run(name, func(t *testing.T) {
+			if len(code) > maxScriptBytes {
+				t.Fatalf("the source is refused by size before the transform sees it")
+			}
+			var benign Result
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				benign = workerRun(p, h, `const r: boolean[] = []; for (let i = 0; i < 5; i++) r.push((await tools.mcp__s__t({ i })).ok); return r;`, Limits{})
+			}()
+			start := time.Now()
+			res := workerRun(p, h, code, Limits{Timeout: time.Second})
+			t.Logf("ended after %v: %.160s", time.Since(start).Round(time.Millisecond), res.Text)
+			if res.OK {
+				t.Errorf("hostile source succeeded: %.200s", res.Text)
+			}
+			<-done
+			wantValue(t, benign, `[true,true,true,true,true]`)
+		})
+	}
+}
+
 // TestWorkersLeakNothing runs a thousand scripts, a tenth of which crash,
 // time out or are aborted, and checks that goroutines, child processes and
 // file descriptors come back to their baseline.
