@@ -42,7 +42,7 @@ type Options struct {
 	ManagedSettingsPath string
 	RemoteSettingsURL   string
 	// Prompter asks the person about calls no rule settles; nil denies
-	// them.
+	// them. WithPrompter overrides it for the calls made under a context.
 	Prompter permissions.Prompter
 	// Limits bound every Exec run; zero fields take sandbox defaults.
 	Limits sandbox.Limits
@@ -64,11 +64,14 @@ type System struct {
 	config   permissions.RuleStore
 	settings *hotreload.Service // nil without a settings file
 	gate     *permissions.Gate
-	pool     *actors.Pool // nil without an MCP manager
-	workers  *sandbox.Workers
-	execs    *actors.Execs
-	renderer *catalog.Renderer
-	views    viewCache
+	// prompters routes permission questions to the prompter of the call
+	// they are about (WithPrompter).
+	prompters callPrompters
+	pool      *actors.Pool // nil without an MCP manager
+	workers   *sandbox.Workers
+	execs     *actors.Execs
+	renderer  *catalog.Renderer
+	views     viewCache
 
 	lastSnapshot atomic.Pointer[pool.Snapshot]
 
@@ -117,11 +120,11 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	} else {
 		s.config = &sessionRules{config: messages.Config{EnableExec: hotreload.DefaultEnableExec}}
 	}
-	prompter := opts.Prompter
-	if prompter == nil {
-		prompter = noPrompter
+	s.prompters.fallback = opts.Prompter
+	if s.prompters.fallback == nil {
+		s.prompters.fallback = noPrompter
 	}
-	if s.gate, err = permissions.StartGate(s.system, permissions.GateOptions{Store: s.config, Prompter: prompter, Logger: &logger}); err != nil {
+	if s.gate, err = permissions.StartGate(s.system, permissions.GateOptions{Store: s.config, Prompter: &s.prompters, Logger: &logger}); err != nil {
 		return nil, err
 	}
 	workerOpts := opts.Workers

@@ -85,6 +85,9 @@ func (s *System) call(ctx context.Context, name string, args []byte) (pool.Resul
 		return pool.Result{}, errors.New(msgNoMCPManager)
 	}
 	id := messages.NextCallID()
+	if p := prompterFrom(ctx); p != nil {
+		defer s.prompters.register(id, p)()
+	}
 	m, err := s.ask(s.pool.PID(), &messages.CallTool{ID: id, Name: name, Args: args}, func(reply <-chan any) (any, error) {
 		select {
 		case m := <-reply:

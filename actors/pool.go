@@ -188,7 +188,7 @@ func (a *poolActor) call(c actor.Context, msg *messages.CallTool) {
 	a.work.Add(1)
 	go func() {
 		defer a.work.Done()
-		res, err := a.manager.Call(ctx, msg.Name, msg.Args)
+		res, err := a.manager.Call(messages.WithCallID(ctx, msg.ID), msg.Name, msg.Args)
 		a.system.Root.Send(a.self, &callDone{id: msg.ID, seq: seq})
 		if replyTo != nil {
 			a.system.Root.Send(replyTo, &messages.ToolCalled{ID: msg.ID, Result: res, Err: err})

@@ -13,6 +13,9 @@ type AskPermission struct {
 	ID   uint64
 	Tool string
 	Args json.RawMessage
+	// Call is the CallTool ID of the call being asked about (see
+	// CallIDFrom); zero when the question did not come from one.
+	Call uint64
 }
 
 // PermissionDecided answers AskPermission. Err is nil when the call may run;

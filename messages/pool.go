@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"context"
 	"encoding/json"
 	"sync/atomic"
 	"time"
@@ -51,6 +52,21 @@ type CallTool struct {
 	Name     string
 	Args     json.RawMessage
 	Deadline time.Time
+}
+
+// callIDKey is the context key of WithCallID.
+type callIDKey struct{}
+
+// WithCallID returns ctx marked as running the CallTool with this ID, so the
+// permission gate can say which call a question is about.
+func WithCallID(ctx context.Context, id uint64) context.Context {
+	return context.WithValue(ctx, callIDKey{}, id)
+}
+
+// CallIDFrom returns the CallTool ID ctx runs, or zero.
+func CallIDFrom(ctx context.Context) uint64 {
+	id, _ := ctx.Value(callIDKey{}).(uint64)
+	return id
 }
 
 // callIDs hands out call IDs for the whole process.

@@ -109,7 +109,7 @@ func (g *Gate) ask(ctx context.Context, name string, args json.RawMessage) error
 	id := g.nextID.Add(1)
 	reply := actor.NewFuture(g.system, -1)
 	g.system.Root.RequestWithCustomSender(g.pid,
-		&messages.AskPermission{ID: id, Tool: name, Args: args}, reply.PID())
+		&messages.AskPermission{ID: id, Tool: name, Args: args, Call: messages.CallIDFrom(ctx)}, reply.PID())
 
 	answered := make(chan error, 1)
 	go func() {

@@ -122,7 +122,7 @@ func (a *gateActor) startPrompt(q *question) {
 	q.cancel = cancel
 	a.current = q
 	self, id := a.self, q.ask.ID
-	question := Question{Tool: q.ask.Tool, Args: q.ask.Args}
+	question := Question{Tool: q.ask.Tool, Args: q.ask.Args, Call: q.ask.Call}
 	a.work.Add(1)
 	go func() {
 		defer a.work.Done()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/mcpexec/mcpexec"
@@ -162,7 +161,7 @@ func (l *liveSummary) update(summary string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.stopped {
-		fmt.Fprintln(l.w, l.st.dim("  live: "+oneLine(summary)))
+		fmt.Fprintln(l.w, l.st.dim("  live: "+exectool.OneLine(summary)))
 	}
 }
 
@@ -171,13 +170,4 @@ func (l *liveSummary) stop() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.stopped = true
-}
-
-// oneLine joins a summary's lines: "2 tool calls: mcp__a__x, mcp__a__y".
-func oneLine(summary string) string {
-	first, rest, ok := strings.Cut(summary, "\n")
-	if !ok {
-		return first
-	}
-	return first + ": " + strings.ReplaceAll(rest, "\n", ", ")
 }

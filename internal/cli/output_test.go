@@ -15,19 +15,6 @@ import (
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
-func TestOneLine(t *testing.T) {
-	for in, want := range map[string]string{
-		"0 tool calls":                           "0 tool calls",
-		"failed":                                 "failed",
-		"1 tool call\nmcp__a__x":                 "1 tool call: mcp__a__x",
-		"... 3 tool calls\nmcp__a__x\nmcp__b__y": "... 3 tool calls: mcp__a__x, mcp__b__y",
-	} {
-		if got := oneLine(in); got != want {
-			t.Errorf("oneLine(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestWriteExecJSONIsOneLineWithEveryField(t *testing.T) {
 	var buf bytes.Buffer
 	err := writeExecJSON(&buf, mcpexec.ExecResult{
