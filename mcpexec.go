@@ -30,7 +30,9 @@ func MaybeRunWorker() { sandbox.MaybeRunWorker() }
 type Options struct {
 	// Servers are the MCP servers to connect; ServersFile, if set, names a
 	// file in the common {"mcpServers": {...}} format whose servers are
-	// added. With neither, the session has no MCP manager.
+	// added, and which is followed: after a save, new servers connect,
+	// removed ones stop and changed ones restart. With neither, the session
+	// has no MCP manager.
 	Servers     []pool.ServerConfig
 	ServersFile string
 	// SettingsPath is the settings file (enableExec, permissions,
@@ -63,7 +65,9 @@ type System struct {
 	system   *actor.ActorSystem
 	config   permissions.RuleStore
 	settings *hotreload.Service // nil without a settings file
-	gate     *permissions.Gate
+	// serversWatch follows Options.ServersFile; nil without one.
+	serversWatch *hotreload.FileWatch
+	gate         *permissions.Gate
 	// prompters routes permission questions to the prompter of the call
 	// they are about (WithPrompter).
 	prompters callPrompters
@@ -140,6 +144,11 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 			return nil, err
 		}
 	}
+	if opts.ServersFile != "" {
+		if err := s.watchServersFile(opts); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -147,18 +156,27 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 func serverConfigs(opts Options) ([]pool.ServerConfig, error) {
 	servers := opts.Servers
 	if opts.ServersFile != "" {
-		data, err := os.ReadFile(opts.ServersFile)
+		fromFile, err := readServersFile(opts.ServersFile)
 		if err != nil {
-			return nil, fmt.Errorf("mcpexec: servers file: %w", err)
-		}
-		fromFile, err := pool.ParseConfig(data)
-		if err != nil {
-			return nil, fmt.Errorf("mcpexec: servers file %s: %w", opts.ServersFile, err)
+			return nil, err
 		}
 		servers = append(append([]pool.ServerConfig(nil), servers...), fromFile...)
 		if servers == nil {
 			servers = []pool.ServerConfig{}
 		}
+	}
+	return servers, nil
+}
+
+// readServersFile reads and parses an mcpServers file.
+func readServersFile(path string) ([]pool.ServerConfig, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("mcpexec: servers file: %w", err)
+	}
+	servers, err := pool.ParseConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("mcpexec: servers file %s: %w", path, err)
 	}
 	return servers, nil
 }
@@ -189,6 +207,9 @@ func (s *System) startPool(servers []pool.ServerConfig) error {
 func (s *System) Close() error {
 	s.closeOnce.Do(func() {
 		var errs []error
+		if s.serversWatch != nil {
+			errs = append(errs, s.serversWatch.Close())
+		}
 		if s.workers != nil {
 			errs = append(errs, s.workers.Close())
 		}

@@ -24,6 +24,7 @@ type PoolConfig struct {
 
 // Pool is the handle of a running pool actor.
 type Pool struct {
+	manager  *pool.Manager
 	system   *actor.ActorSystem
 	pid      *actor.PID
 	work     *sync.WaitGroup
@@ -38,7 +39,7 @@ func StartPool(system *actor.ActorSystem, cfg PoolConfig) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pool{system: system, work: &sync.WaitGroup{}}
+	p := &Pool{manager: manager, system: system, work: &sync.WaitGroup{}}
 	props := actor.PropsFromProducer(func() actor.Actor {
 		lifetime, stop := context.WithCancel(context.Background())
 		return &poolActor{
@@ -53,6 +54,13 @@ func StartPool(system *actor.ActorSystem, cfg PoolConfig) (*Pool, error) {
 
 // PID is the pool actor.
 func (p *Pool) PID() *actor.PID { return p.pid }
+
+// SetServers replaces the configured servers and returns once the servers
+// it stops are gone (see pool.Manager.SetServers). It goes to the Manager
+// directly, which is safe for concurrent use: the actor has no state that
+// depends on the server list, and its mailbox must not wait while servers
+// stop. The actor hears of the new pool like of any other change.
+func (p *Pool) SetServers(servers []pool.ServerConfig) error { return p.manager.SetServers(servers) }
 
 // Stop stops the actor and returns once every server connection and process
 // is gone and every call it ran has returned.
@@ -125,6 +133,7 @@ func (a *poolActor) Receive(c actor.Context) {
 		}
 	case *messages.CallTool:
 		a.call(c, msg)
+
 	case *messages.CancelCall:
 		if call, ok := a.calls[msg.ID]; ok {
 			call.cancel()

@@ -179,13 +179,7 @@ func (c *client) tools(t *testing.T) map[string]*mcp.Tool {
 
 func writeSettings(t *testing.T, path, settings string) {
 	t.Helper()
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(settings), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		t.Fatal(err)
-	}
+	testkit.ReplaceFile(t, path, []byte(settings))
 }
 
 func readJSON(t *testing.T, path string) map[string]any {

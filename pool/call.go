@@ -36,7 +36,11 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 		}
 		return Result{}, &CallError{Tool: name, Kind: KindDenied, msg: msg, err: err}
 	}
-	live := m.servers[tool.Server].live.Load()
+	srv := m.lookup(tool.Server)
+	var live *liveSession
+	if srv != nil {
+		live = srv.live.Load()
+	}
 	if live == nil {
 		if ctx.Err() != nil { // the wait at the gate outlasted the caller
 			return Result{}, callError(ctx, name, tool.Server, nil, ctx.Err())
@@ -53,7 +57,7 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 		live.tap.forget(reply)
 		ce := callError(ctx, name, tool.Server, live.ended, err)
 		if ce.transportFailed() {
-			m.servers[tool.Server].suspect()
+			srv.suspect()
 		}
 		return Result{}, ce
 	}
@@ -68,11 +72,11 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 // then names the longest such server.
 func (m *Manager) unavailable(name string) error {
 	down := ""
-	for _, server := range m.names {
+	for _, server := range m.configuredNames() {
 		if !strings.HasPrefix(name, FullName(server, "")) {
 			continue
 		}
-		if m.servers[server].live.Load() != nil {
+		if s := m.lookup(server); s != nil && s.live.Load() != nil {
 			return &CallError{Tool: name, Kind: KindUnknownTool, msg: textUnknownTool(name)}
 		}
 		if len(server) > len(down) {

@@ -114,7 +114,7 @@ func TestSetEnableExecKeepsTheOtherKeys(t *testing.T) {
 
 func TestRunRejectsUnknownCommandsAndPrintsHelp(t *testing.T) {
 	var out, errOut bytes.Buffer
-	c := console{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
+	c := console{prog: demoProgram, stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
 	if code := run(t.Context(), []string{"bogus"}, c); code != exitUsage || !strings.Contains(errOut.String(), `unknown command "bogus"`) {
 		t.Errorf("bogus: exit %d, stderr %q", code, errOut.String())
 	}

@@ -3,6 +3,7 @@ package testkit
 
 import (
 	"bytes"
+	"os"
 	"runtime"
 	"sync"
 	"testing"
@@ -52,5 +53,18 @@ func CheckGoroutines(tb testing.TB, before int) {
 	if n := runtime.NumGoroutine(); n > before {
 		buf := make([]byte, 1<<20)
 		tb.Errorf("goroutines left behind: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// ReplaceFile writes data to path the way editors save: a new file renamed
+// over the old one.
+func ReplaceFile(tb testing.TB, path string, data []byte) {
+	tb.Helper()
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		tb.Fatal(err)
 	}
 }
