@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
@@ -67,17 +66,15 @@ type System struct {
 	settings *hotreload.Service // nil without a settings file
 	// serversWatch follows Options.ServersFile; nil without one.
 	serversWatch *hotreload.FileWatch
-	gate         *permissions.Gate
-	// prompters routes permission questions to the prompter of the call
-	// they are about (WithPrompter).
+	gate         *actors.Gate
+	// prompters hands permission questions to the prompter of the call
+	// they are about (WithPrompter), or to Options.Prompter.
 	prompters callPrompters
 	pool      *actors.Pool // nil without an MCP manager
 	workers   *sandbox.Workers
 	execs     *actors.Execs
 	renderer  *catalog.Renderer
 	views     viewCache
-
-	lastSnapshot atomic.Pointer[pool.Snapshot]
 
 	closeOnce sync.Once
 	closeErr  error
@@ -128,7 +125,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	if s.prompters.fallback == nil {
 		s.prompters.fallback = noPrompter
 	}
-	if s.gate, err = permissions.StartGate(s.system, permissions.GateOptions{Store: s.config, Prompter: &s.prompters, Logger: &logger}); err != nil {
+	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: &s.prompters, Logger: &logger}); err != nil {
 		return nil, err
 	}
 	workerOpts := opts.Workers
@@ -197,7 +194,7 @@ func (s *System) startPool(servers []pool.ServerConfig) error {
 	}
 	s.pool = p
 	if s.settings != nil {
-		s.system.Root.Send(s.settings.PID(), &messages.SubscribeConfig{Subscriber: p.PID()})
+		s.system.Root.Send(s.settings.PID(), &hotreload.SubscribeConfig{Subscriber: p.PID()})
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package mcpexec
 
 import (
 	"context"
-	"sync"
 
 	"github.com/mcpexec/mcpexec/permissions"
 )
@@ -23,38 +22,16 @@ func prompterFrom(ctx context.Context) permissions.Prompter {
 	return p
 }
 
-// callPrompters is the Prompter the gate asks: it hands each question to the
-// prompter of the call it is about (registered while the call runs), or to
-// the System's own.
+// callPrompters is the Prompter the gate asks. The gate asks with a context
+// derived from the caller's, so the prompter the call was made under
+// (WithPrompter) is found there; without one, the System's own answers.
 type callPrompters struct {
 	fallback permissions.Prompter
-
-	mu     sync.Mutex
-	byCall map[uint64]permissions.Prompter
 }
 
 func (r *callPrompters) Ask(ctx context.Context, q permissions.Question) (permissions.Answer, error) {
-	r.mu.Lock()
-	p, ok := r.byCall[q.Call]
-	r.mu.Unlock()
-	if !ok || q.Call == 0 {
-		p = r.fallback
+	if p := prompterFrom(ctx); p != nil {
+		return p.Ask(ctx, q)
 	}
-	return p.Ask(ctx, q)
-}
-
-// register routes the questions about call id to p until the returned
-// function is called.
-func (r *callPrompters) register(id uint64, p permissions.Prompter) (unregister func()) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.byCall == nil {
-		r.byCall = map[uint64]permissions.Prompter{}
-	}
-	r.byCall[id] = p
-	return func() {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		delete(r.byCall, id)
-	}
+	return r.fallback.Ask(ctx, q)
 }

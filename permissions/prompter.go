@@ -11,10 +11,6 @@ type Question struct {
 	Tool string
 	// Args are the call's arguments as the caller passed them.
 	Args json.RawMessage
-	// Call identifies the MCP call being asked about (messages.CallTool's
-	// ID), so a host serving several conversations can ask the right
-	// person; zero when unknown.
-	Call uint64
 }
 
 // AnswerKind is the person's choice.

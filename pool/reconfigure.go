@@ -85,7 +85,11 @@ func (m *Manager) SetServers(servers []ServerConfig) error {
 		}
 		s := newServer(m, cfg)
 		m.servers[name] = s
-		if cfg.Err != nil {
+		switch {
+		case cfg.Disabled:
+			m.status[name] = ServerStatus{Name: name, State: StateDisabled}
+			continue
+		case cfg.Err != nil:
 			m.status[name] = ServerStatus{Name: name, State: StateInvalid, Err: cfg.Err}
 			continue
 		}
