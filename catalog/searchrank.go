@@ -85,16 +85,29 @@ func newTermIndex(docs []fieldTexts) *termIndex {
 			c[f]++
 		}
 	}
+	// Most words recur across a pool's descriptions: each is lowercased and
+	// stemmed once.
+	type wordIDs struct{ stem, surface int32 }
+	seen := map[string]wordIDs{}
 	for d, doc := range docs {
 		for f, texts := range doc {
 			n := 0
 			for _, text := range texts {
-				eachWord(text, func(w string) {
+				eachWord(text, func(raw string) {
 					n++
-					s := stem(w)
-					count(ti.intern(ti.stems, s), f)
-					if s != w {
-						count(ti.intern(ti.surfaces, w), f)
+					ids, ok := seen[raw]
+					if !ok {
+						w := strings.ToLower(raw)
+						s := stem(w)
+						ids = wordIDs{ti.intern(ti.stems, s), -1}
+						if s != w {
+							ids.surface = ti.intern(ti.surfaces, w)
+						}
+						seen[raw] = ids
+					}
+					count(ids.stem, f)
+					if ids.surface >= 0 {
+						count(ids.surface, f)
 					}
 				})
 			}
@@ -250,7 +263,8 @@ func (ti *termIndex) queryWords(terms []string, query string) []queryWord {
 		}
 	}
 	var seen []string
-	eachWord(query, func(w string) {
+	eachWord(query, func(raw string) {
+		w := strings.ToLower(raw)
 		s := stem(w)
 		if s == w || stopWords[s] || slices.Contains(seen, w) {
 			return

@@ -11,11 +11,11 @@ import (
 // parameter names and prose all go through it, so create_issue,
 // createIssue, create-issue and "creating issues" share their terms.
 func appendTerms(dst []string, text string) []string {
-	eachWord(text, func(w string) { dst = append(dst, stem(w)) })
+	eachWord(text, func(w string) { dst = append(dst, stem(strings.ToLower(w))) })
 	return dst
 }
 
-// eachWord calls f with every word of text, lowercased: text split at every
+// eachWord calls f with every word of text, as written: text split at every
 // character that is not a letter or digit and at camelCase humps
 // (getFileContents, HTTPServer).
 func eachWord(text string, f func(word string)) {
@@ -23,7 +23,7 @@ func eachWord(text string, f func(word string)) {
 	var prev rune
 	flush := func(end int) {
 		if start >= 0 {
-			f(strings.ToLower(text[start:end]))
+			f(text[start:end])
 			start = -1
 		}
 	}
