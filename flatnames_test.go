@@ -41,7 +41,7 @@ func TestSWITCH2_PERM1_FlatCallsUnderAnAliasReachTheRealToolThroughTheGate(t *te
 		asked   = "mcp__lark__apaas_v1_applicationRecordPermissionMember_batchRemoveAuthorization"
 	)
 	settings := `{"enableExec": false, "permissions": {"allow": ["mcp__lark"], "deny": ["` + denied + `"], "ask": ["` + asked + `"]}}`
-	f := startServers(t, settings, permissions.Reject, pool.ServerConfig{Name: "lark", Dial: replay.Dial})
+	f := startWith(t, settings, permissions.Reject, pool.ServerConfig{Name: "lark", Dial: replay.Dial})
 
 	apiName := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 	names := declared(f)

@@ -58,12 +58,12 @@ type fixture struct {
 // file, and checks at cleanup that Close leaves no goroutine behind.
 func start(t *testing.T, settings string, answer permissions.AnswerKind) *fixture {
 	t.Helper()
-	return startServers(t, settings, answer,
+	return startWith(t, settings, answer,
 		pool.ServerConfig{Name: "b", Dial: testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))})
 }
 
-// startServers is start over the given servers.
-func startServers(t *testing.T, settings string, answer permissions.AnswerKind, servers ...pool.ServerConfig) *fixture {
+// startWith is start over the given servers.
+func startWith(t *testing.T, settings string, answer permissions.AnswerKind, servers ...pool.ServerConfig) *fixture {
 	t.Helper()
 	before := runtime.NumGoroutine()
 	dir := t.TempDir()

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/mcpexec/mcpexec/messages"
+	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/pool"
 )
 
@@ -59,8 +59,8 @@ func (s *System) snapshot() (snap *pool.Snapshot, ok bool) {
 	if s.pool == nil {
 		return nil, true
 	}
-	m, err := s.ask(s.pool.PID(), &messages.GetPoolSnapshot{}, within(askTimeout))
-	if reply, isSnapshot := m.(*messages.PoolSnapshot); err == nil && isSnapshot {
+	m, err := s.ask(s.pool.PID(), &actors.GetPoolSnapshot{}, within(askTimeout))
+	if reply, isSnapshot := m.(*actors.PoolSnapshot); err == nil && isSnapshot {
 		s.lastSnapshot.Store(reply.Snapshot)
 		return reply.Snapshot, true
 	}
@@ -84,13 +84,13 @@ func (s *System) call(ctx context.Context, name string, args []byte) (pool.Resul
 	if s.pool == nil {
 		return pool.Result{}, errors.New(msgNoMCPManager)
 	}
-	id := messages.NextCallID()
-	m, err := s.ask(s.pool.PID(), &messages.CallTool{ID: id, Name: name, Args: args}, func(reply <-chan any) (any, error) {
+	id := actors.NextCallID()
+	m, err := s.ask(s.pool.PID(), &actors.CallTool{ID: id, Name: name, Args: args}, func(reply <-chan any) (any, error) {
 		select {
 		case m := <-reply:
 			return m, nil
 		case <-ctx.Done():
-			s.system.Root.Send(s.pool.PID(), &messages.CancelCall{ID: id})
+			s.system.Root.Send(s.pool.PID(), &actors.CancelCall{ID: id})
 		}
 		select {
 		case m := <-reply:
@@ -102,7 +102,7 @@ func (s *System) call(ctx context.Context, name string, args []byte) (pool.Resul
 	if err != nil {
 		return pool.Result{}, err
 	}
-	called, ok := m.(*messages.ToolCalled)
+	called, ok := m.(*actors.ToolCalled)
 	if !ok {
 		return pool.Result{}, errNoAnswer
 	}
@@ -116,11 +116,11 @@ func (s *System) WaitReady(ctx context.Context) error {
 		return nil
 	}
 	for {
-		m, err := s.ask(s.pool.PID(), &messages.GetPoolStatus{}, within(askTimeout))
+		m, err := s.ask(s.pool.PID(), &actors.GetPoolStatus{}, within(askTimeout))
 		if err != nil {
 			return err
 		}
-		status, _ := m.(*messages.PoolStatus)
+		status, _ := m.(*actors.PoolStatus)
 		settled := status != nil
 		for _, srv := range statusServers(status) {
 			if srv.State == pool.StateConnecting {
@@ -138,7 +138,7 @@ func (s *System) WaitReady(ctx context.Context) error {
 	}
 }
 
-func statusServers(status *messages.PoolStatus) []pool.ServerStatus {
+func statusServers(status *actors.PoolStatus) []pool.ServerStatus {
 	if status == nil {
 		return nil
 	}

@@ -108,14 +108,14 @@ func (a *poolActor) Receive(c actor.Context) {
 	case *actor.Started:
 		a.self = c.Self()
 		a.watch()
-	case *messages.GetPoolSnapshot:
-		c.Respond(&messages.PoolSnapshot{Snapshot: a.manager.Snapshot()})
-	case *messages.GetPoolStatus:
-		c.Respond(&messages.PoolStatus{Servers: a.manager.Status()})
-	case *messages.SubscribePool:
+	case *GetPoolSnapshot:
+		c.Respond(&PoolSnapshot{Snapshot: a.manager.Snapshot()})
+	case *GetPoolStatus:
+		c.Respond(&PoolStatus{Servers: a.manager.Status()})
+	case *SubscribePool:
 		a.subscribers[msg.Subscriber.String()] = msg.Subscriber
-		c.Send(msg.Subscriber, &messages.PoolChanged{Snapshot: a.manager.Snapshot()})
-	case *messages.UnsubscribePool:
+		c.Send(msg.Subscriber, &PoolChanged{Snapshot: a.manager.Snapshot()})
+	case *UnsubscribePool:
 		delete(a.subscribers, msg.Subscriber.String())
 	case *poolMoved:
 		a.broadcast(c)
@@ -123,9 +123,9 @@ func (a *poolActor) Receive(c actor.Context) {
 		if a.excludeFor != nil && msg.Err == nil {
 			a.manager.SetExclude(a.excludeFor(msg.Config))
 		}
-	case *messages.CallTool:
+	case *CallTool:
 		a.call(c, msg)
-	case *messages.CancelCall:
+	case *CancelCall:
 		if call, ok := a.calls[msg.ID]; ok {
 			call.cancel()
 		}
@@ -167,12 +167,12 @@ func (a *poolActor) broadcast(c actor.Context) {
 	}
 	a.lastSent = snap.Version()
 	for _, pid := range a.subscribers {
-		c.Send(pid, &messages.PoolChanged{Snapshot: snap})
+		c.Send(pid, &PoolChanged{Snapshot: snap})
 	}
 }
 
 // call runs one funnel call in its own goroutine and answers the sender.
-func (a *poolActor) call(c actor.Context, msg *messages.CallTool) {
+func (a *poolActor) call(c actor.Context, msg *CallTool) {
 	ctx, cancel := context.WithCancel(a.lifetime)
 	if !msg.Deadline.IsZero() {
 		cancel()
@@ -191,7 +191,7 @@ func (a *poolActor) call(c actor.Context, msg *messages.CallTool) {
 		res, err := a.manager.Call(ctx, msg.Name, msg.Args)
 		a.system.Root.Send(a.self, &callDone{id: msg.ID, seq: seq})
 		if replyTo != nil {
-			a.system.Root.Send(replyTo, &messages.ToolCalled{ID: msg.ID, Result: res, Err: err})
+			a.system.Root.Send(replyTo, &ToolCalled{ID: msg.ID, Result: res, Err: err})
 		}
 	}()
 }

@@ -20,7 +20,7 @@ import (
 )
 
 // The permission gate plugs into the funnel as it is.
-var _ pool.Gate = (*permissions.Gate)(nil)
+var _ pool.Gate = (*actors.Gate)(nil)
 
 // The pool constructor's exclusion comes from permissions.Excludes.
 func excludeFor(cfg messages.Config) pool.Exclude {
@@ -67,10 +67,10 @@ func request[T any](t *testing.T, system *actor.ActorSystem, pid *actor.PID, msg
 }
 
 // collector is a subscriber actor forwarding what it receives to a channel.
-func collector(system *actor.ActorSystem) (*actor.PID, chan *messages.PoolChanged) {
-	ch := make(chan *messages.PoolChanged, 64)
+func collector(system *actor.ActorSystem) (*actor.PID, chan *actors.PoolChanged) {
+	ch := make(chan *actors.PoolChanged, 64)
 	pid := system.Root.Spawn(actor.PropsFromFunc(func(c actor.Context) {
-		if m, ok := c.Message().(*messages.PoolChanged); ok {
+		if m, ok := c.Message().(*actors.PoolChanged); ok {
 			ch <- m
 		}
 	}))
@@ -78,7 +78,7 @@ func collector(system *actor.ActorSystem) (*actor.PID, chan *messages.PoolChange
 }
 
 // waitChange reads PoolChanged messages until cond holds for one.
-func waitChange(t *testing.T, ch chan *messages.PoolChanged, what string, cond func(*pool.Snapshot) bool) *pool.Snapshot {
+func waitChange(t *testing.T, ch chan *actors.PoolChanged, what string, cond func(*pool.Snapshot) bool) *pool.Snapshot {
 	t.Helper()
 	timeout := time.After(guard)
 	for {
@@ -94,10 +94,10 @@ func waitChange(t *testing.T, ch chan *messages.PoolChanged, what string, cond f
 }
 
 // subscribe registers a collector and waits until the pool holds name.
-func subscribe(t *testing.T, system *actor.ActorSystem, p *actors.Pool, name string) (*actor.PID, chan *messages.PoolChanged) {
+func subscribe(t *testing.T, system *actor.ActorSystem, p *actors.Pool, name string) (*actor.PID, chan *actors.PoolChanged) {
 	t.Helper()
 	sub, changes := collector(system)
-	system.Root.Send(p.PID(), &messages.SubscribePool{Subscriber: sub})
+	system.Root.Send(p.PID(), &actors.SubscribePool{Subscriber: sub})
 	waitChange(t, changes, name, hasTool(name))
 	return sub, changes
 }
@@ -112,17 +112,17 @@ func TestCONV7_PoolActorAnswersSnapshotsAndTellsSubscribers(t *testing.T) {
 	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}})
 	_, changes := subscribe(t, system, p, "mcp__b__text")
 
-	snap := request[*messages.PoolSnapshot](t, system, p.PID(), &messages.GetPoolSnapshot{})
+	snap := request[*actors.PoolSnapshot](t, system, p.PID(), &actors.GetPoolSnapshot{})
 	if _, ok := snap.Snapshot.Lookup("mcp__b__text"); !ok {
 		t.Fatalf("snapshot lacks the tool")
 	}
 	// A tool added at run time reaches subscribers.
-	called := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{ID: messages.NextCallID(), Name: "mcp__b__add_tool", Args: json.RawMessage(`{"name":"fresh"}`)})
+	called := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{ID: actors.NextCallID(), Name: "mcp__b__add_tool", Args: json.RawMessage(`{"name":"fresh"}`)})
 	if called.Err != nil {
 		t.Fatal(called.Err)
 	}
 	waitChange(t, changes, "the added tool", hasTool("mcp__b__fresh"))
-	status := request[*messages.PoolStatus](t, system, p.PID(), &messages.GetPoolStatus{})
+	status := request[*actors.PoolStatus](t, system, p.PID(), &actors.GetPoolStatus{})
 	if len(status.Servers) != 1 || status.Servers[0].State != pool.StateConnected {
 		t.Fatalf("status %+v", status.Servers)
 	}
@@ -138,12 +138,12 @@ func TestNFR3_PoolActorCallsGoThroughTheFunnel(t *testing.T) {
 	})
 	subscribe(t, system, p, "mcp__b__text")
 
-	id := messages.NextCallID()
-	ok := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{ID: id, Name: "mcp__b__text", Args: json.RawMessage(`{}`)})
+	id := actors.NextCallID()
+	ok := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{ID: id, Name: "mcp__b__text", Args: json.RawMessage(`{}`)})
 	if ok.ID != id || ok.Err != nil || ok.Result.Value != "first\nsecond" {
 		t.Fatalf("reply %+v", ok)
 	}
-	denied := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{ID: messages.NextCallID(), Name: "mcp__b__echo"})
+	denied := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{ID: actors.NextCallID(), Name: "mcp__b__echo"})
 	var ce *pool.CallError
 	if !errors.As(denied.Err, &ce) || ce.Kind != pool.KindDenied {
 		t.Fatalf("denied call: %v", denied.Err)
@@ -164,22 +164,22 @@ func TestPoolActorCancelAndDeadlineEndHangingCalls(t *testing.T) {
 	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}})
 	subscribe(t, system, p, "mcp__b__hang")
 
-	id := messages.NextCallID()
-	future := system.Root.RequestFuture(p.PID(), &messages.CallTool{ID: id, Name: "mcp__b__hang"}, guard)
+	id := actors.NextCallID()
+	future := system.Root.RequestFuture(p.PID(), &actors.CallTool{ID: id, Name: "mcp__b__hang"}, guard)
 	// Other calls are not held up by the hanging one.
-	if r := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{ID: messages.NextCallID(), Name: "mcp__b__text"}); r.Err != nil {
+	if r := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{ID: actors.NextCallID(), Name: "mcp__b__text"}); r.Err != nil {
 		t.Fatal(r.Err)
 	}
-	system.Root.Send(p.PID(), &messages.CancelCall{ID: id})
+	system.Root.Send(p.PID(), &actors.CancelCall{ID: id})
 	res, err := future.Result()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := res.(*messages.ToolCalled); !errors.Is(got.Err, context.Canceled) {
+	if got := res.(*actors.ToolCalled); !errors.Is(got.Err, context.Canceled) {
 		t.Fatalf("cancelled call: %v", got.Err)
 	}
-	late := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{
-		ID: messages.NextCallID(), Name: "mcp__b__hang", Deadline: time.Now().Add(time.Millisecond),
+	late := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{
+		ID: actors.NextCallID(), Name: "mcp__b__hang", Deadline: time.Now().Add(time.Millisecond),
 	})
 	if !errors.Is(late.Err, context.DeadlineExceeded) || !strings.Contains(late.Err.Error(), "did not finish") {
 		t.Fatalf("deadline: %v", late.Err)
@@ -197,14 +197,14 @@ func TestCONV6_ConfigChangedExcludesDeniedTools(t *testing.T) {
 	if !hasTool("mcp__b__image")(snap) {
 		t.Fatal("only the denied tool may go")
 	}
-	r := request[*messages.ToolCalled](t, system, p.PID(), &messages.CallTool{ID: messages.NextCallID(), Name: "mcp__b__text"})
+	r := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{ID: actors.NextCallID(), Name: "mcp__b__text"})
 	var ce *pool.CallError
 	if !errors.As(r.Err, &ce) || ce.Kind != pool.KindUnknownTool {
 		t.Fatalf("excluded tool called: %v", r.Err)
 	}
 	// A failed reload keeps the last exclusion.
 	system.Root.Send(p.PID(), &messages.ConfigChanged{Err: errors.New("bad file")})
-	if hasTool("mcp__b__text")(request[*messages.PoolSnapshot](t, system, p.PID(), &messages.GetPoolSnapshot{}).Snapshot) {
+	if hasTool("mcp__b__text")(request[*actors.PoolSnapshot](t, system, p.PID(), &actors.GetPoolSnapshot{}).Snapshot) {
 		t.Fatal("a failed reload lifted the exclusion")
 	}
 	// disallowedTools naming the whole server empties the pool.
@@ -220,15 +220,15 @@ func TestPoolActorStopLeavesNothingRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	sub, _ := subscribe(t, system, p, "mcp__b__hang")
-	future := system.Root.RequestFuture(p.PID(), &messages.CallTool{ID: messages.NextCallID(), Name: "mcp__b__hang"}, guard)
+	future := system.Root.RequestFuture(p.PID(), &actors.CallTool{ID: actors.NextCallID(), Name: "mcp__b__hang"}, guard)
 	// The mailbox is ordered: once this is answered the call is running.
-	request[*messages.PoolStatus](t, system, p.PID(), &messages.GetPoolStatus{})
+	request[*actors.PoolStatus](t, system, p.PID(), &actors.GetPoolStatus{})
 	p.Stop()
 	res, err := future.Result()
 	if err != nil {
 		t.Fatalf("the call in flight got no answer: %v", err)
 	}
-	if got := res.(*messages.ToolCalled); !errors.Is(got.Err, context.Canceled) {
+	if got := res.(*actors.ToolCalled); !errors.Is(got.Err, context.Canceled) {
 		t.Fatalf("call in flight at Stop: %v", got.Err)
 	}
 	_ = system.Root.StopFuture(sub).Wait()

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpexec/mcpexec/pool"
+	"github.com/mcpexec/mcpexec/toolpool"
 )
 
 // MaxFlatNameLen is the longest tool name the major model APIs accept.
@@ -49,10 +49,10 @@ type FlatNames struct {
 }
 
 // FlatNamesOf maps every tool of snap (nil for none).
-func FlatNamesOf(snap *pool.Snapshot) *FlatNames {
+func FlatNamesOf(snap *toolpool.Snapshot) *FlatNames {
 	var names []string
 	if snap != nil {
-		snap.Each(func(t pool.Tool) bool {
+		snap.Each(func(t toolpool.Tool) bool {
 			names = append(names, t.Name)
 			return true
 		})

@@ -274,7 +274,7 @@ func (s *Service) Subscribe() (events <-chan messages.ConfigChanged, cancel func
 	}
 	s.subs[sub] = struct{}{}
 	sub.pid = s.system.Root.Spawn(actor.PropsFromFunc(sub.receive))
-	s.system.Root.Send(s.pid, &messages.SubscribeConfig{Subscriber: sub.pid})
+	s.system.Root.Send(s.pid, &SubscribeConfig{Subscriber: sub.pid})
 	return sub.ch, func() { s.unsubscribe(sub) }
 }
 
@@ -338,7 +338,7 @@ func (sub *subscription) receive(c actor.Context) {
 }
 
 func (sub *subscription) stop(system *actor.ActorSystem, config *actor.PID) {
-	system.Root.Send(config, &messages.UnsubscribeConfig{Subscriber: sub.pid})
+	system.Root.Send(config, &UnsubscribeConfig{Subscriber: sub.pid})
 	_ = system.Root.StopFuture(sub.pid).Wait()
 	close(sub.ch)
 }

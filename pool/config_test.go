@@ -3,6 +3,7 @@ package pool_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -88,5 +89,67 @@ func TestBadEntryFailsOnlyItself(t *testing.T) {
 	}
 	if _, err := pool.New(t.Context(), []pool.ServerConfig{behaviourInMemory("x"), behaviourInMemory("x")}, pool.Options{}); err == nil {
 		t.Fatal("two servers with one name accepted")
+	}
+}
+
+func TestParseConfigExpandsVariablesFromTheEnvironment(t *testing.T) {
+	env := map[string]string{"TOKEN": "s3cret", "HOME": "/home/me", "EMPTY": ""}
+	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
+	file := `{"mcpServers": {
+		"gh": {"command": "${HOME}/bin/gh-mcp", "args": ["--port", "${PORT:-8080}", "$$literal", "$HOME"],
+		       "env": {"GITHUB_TOKEN": "${TOKEN}", "MODE": "${EMPTY:-fallback}"}, "cwd": "${HOME}/work"},
+		"remote": {"url": "https://${HOST:-mcp.example.com}/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}},
+		"unset": {"command": "x", "env": {"A": "1", "KEY": "${MISSING_KEY}"}},
+		"bad": {"command": "x", "args": ["${not a name}"]},
+		"open": {"url": "https://x/${TOKEN"},
+		"off": {"command": "x", "env": {"KEY": "${MISSING_KEY}"}, "disabled": true}
+	}}`
+	servers, err := pool.ParseConfigEnv([]byte(file), lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]pool.ServerConfig{}
+	for _, s := range servers {
+		byName[s.Name] = s
+	}
+	gh := byName["gh"]
+	if gh.Err != nil || gh.Command != "/home/me/bin/gh-mcp" || gh.Cwd != "/home/me/work" ||
+		!cmp.Equal(gh.Args, []string{"--port", "8080", "$literal", "$HOME"}) ||
+		!cmp.Equal(gh.Env, map[string]string{"GITHUB_TOKEN": "s3cret", "MODE": "fallback"}) {
+		t.Errorf("gh = %+v", gh)
+	}
+	remote := byName["remote"]
+	if remote.Err != nil || remote.URL != "https://mcp.example.com/mcp" || remote.Headers["Authorization"] != "Bearer s3cret" {
+		t.Errorf("remote = %+v", remote)
+	}
+	wantErr := map[string]string{
+		"unset": `mcp server "unset": env.KEY: environment variable MISSING_KEY is not set (write ${MISSING_KEY:-default} to give it a default)`,
+		"bad":   `mcp server "bad": args[0]: ${not a name} is not a variable reference (want ${NAME} or ${NAME:-default})`,
+		"open":  `mcp server "open": url: "${TOKEN" has a ${ without its closing }`,
+	}
+	for name, want := range wantErr {
+		if got := byName[name].Err; got == nil || got.Error() != want {
+			t.Errorf("%s: err = %v, want %s", name, got, want)
+		}
+	}
+	if off := byName["off"]; !off.Disabled || off.Err != nil {
+		t.Errorf("a disabled entry is not checked further: %+v", off)
+	}
+}
+
+func TestParseConfigTimeoutsAndReplyLimit(t *testing.T) {
+	servers, err := pool.ParseConfig([]byte(`{"mcpServers": {
+		"a": {"command": "x", "connectTimeoutSec": 2.5, "callTimeoutSec": 600, "maxReplyMB": 256},
+		"neg": {"command": "x", "callTimeoutSec": -1}
+	}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := servers[0]
+	if a.Err != nil || a.ConnectTimeout != 2500*time.Millisecond || a.CallTimeout != 10*time.Minute || a.MaxReplyBytes != 256<<20 {
+		t.Errorf("a = %+v", a)
+	}
+	if neg := servers[1]; neg.Err == nil || neg.Err.Error() != `mcp server "neg": callTimeoutSec must not be negative` {
+		t.Errorf("neg: %v", neg.Err)
 	}
 }

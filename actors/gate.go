@@ -1,4 +1,4 @@
-package permissions
+package actors
 
 import (
 	"context"
@@ -11,26 +11,16 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
 
-	"github.com/mcpexec/mcpexec/messages"
+	"github.com/mcpexec/mcpexec/permissions"
 )
 
 // queryTimeout bounds a diagnostic query to the gate actor.
 const queryTimeout = 5 * time.Second
 
-// RuleStore is where the gate reads the effective rules and saves "allow
-// always" answers. The config actor's handle (hotreload.Service) is one.
-type RuleStore interface {
-	// Current returns the effective configuration; it must be cheap.
-	Current() messages.Config
-	// AllowAlways persists rule as an allow rule. When it returns nil,
-	// Current already includes the rule.
-	AllowAlways(ctx context.Context, rule string) error
-}
-
 // GateOptions configure a Gate.
 type GateOptions struct {
-	Store    RuleStore
-	Prompter Prompter
+	Store    permissions.RuleStore
+	Prompter permissions.Prompter
 	// Logger receives the gate's own reports (failed saves); quiet by default.
 	Logger *zerolog.Logger
 }
@@ -39,7 +29,7 @@ type GateOptions struct {
 // shape the pool's funnel expects.
 type Gate struct {
 	system *actor.ActorSystem
-	store  RuleStore
+	store  permissions.RuleStore
 	pid    *actor.PID
 	nextID atomic.Uint64
 	// work counts the gate actor's prompt and save goroutines.
@@ -50,7 +40,7 @@ type Gate struct {
 // StartGate spawns the gate actor in system.
 func StartGate(system *actor.ActorSystem, opts GateOptions) (*Gate, error) {
 	if opts.Store == nil || opts.Prompter == nil {
-		return nil, errors.New("permissions: StartGate needs a Store and a Prompter")
+		return nil, errors.New("actors: StartGate needs a Store and a Prompter")
 	}
 	logger := zerolog.Nop()
 	if opts.Logger != nil {
@@ -69,8 +59,8 @@ func (g *Gate) PID() *actor.PID { return g.pid }
 
 // Decide applies the current rules to fullName (without this session's
 // "allow always" answers that are not saved yet).
-func (g *Gate) Decide(fullName string) (Decision, string) {
-	return Decide(g.store.Current(), fullName)
+func (g *Gate) Decide(fullName string) (permissions.Decision, string) {
+	return permissions.Decide(g.store.Current(), fullName)
 }
 
 // Forbidden returns the *DeniedError when a deny rule or a disallowedTools
@@ -79,8 +69,8 @@ func (g *Gate) Decide(fullName string) (Decision, string) {
 // passes Admit on its own, so asking about the script as well would ask
 // twice.
 func (g *Gate) Forbidden(name string) error {
-	if v := decide(g.store.Current(), name); v.decision == Deny {
-		return v.denial(name)
+	if _, denied := permissions.Check(g.store.Current(), name); denied != nil {
+		return denied
 	}
 	return nil
 }
@@ -88,18 +78,17 @@ func (g *Gate) Forbidden(name string) error {
 // Admit lets a call to name (a leaf tool's full name, or Exec) proceed or
 // refuses it. It returns nil when the call may run, a *DeniedError when a rule
 // or the person denied it, ctx's error when ctx ended first (a pending prompt
-// is cancelled), a *PromptError when the Prompter failed and ErrGateStopped
+// is cancelled), a *permissions.PromptError when the Prompter failed and permissions.ErrGateStopped
 // after Stop. Calls the rules settle never wait for a prompt.
 func (g *Gate) Admit(ctx context.Context, name string, args json.RawMessage) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	v := decide(g.store.Current(), name)
-	switch v.decision {
-	case Allow:
+	switch decision, denied := permissions.Check(g.store.Current(), name); decision {
+	case permissions.Allow:
 		return nil
-	case Deny:
-		return v.denial(name)
+	case permissions.Deny:
+		return denied
 	}
 	return g.ask(ctx, name, args)
 }
@@ -109,7 +98,7 @@ func (g *Gate) ask(ctx context.Context, name string, args json.RawMessage) error
 	id := g.nextID.Add(1)
 	reply := actor.NewFuture(g.system, -1)
 	g.system.Root.RequestWithCustomSender(g.pid,
-		&messages.AskPermission{ID: id, Tool: name, Args: args}, reply.PID())
+		&AskPermission{ID: id, Tool: name, Args: args}, reply.PID())
 
 	answered := make(chan error, 1)
 	go func() {
@@ -123,7 +112,7 @@ func (g *Gate) ask(ctx context.Context, name string, args json.RawMessage) error
 		// it already, or answered everything when it stopped), so this
 		// wait is short. The future is not stopped early: a reply racing
 		// a stopped future is a data race inside the actor library.
-		g.system.Root.Send(g.pid, &messages.CancelAsk{ID: id})
+		g.system.Root.Send(g.pid, &CancelAsk{ID: id})
 		<-answered
 		return ctx.Err()
 	}
@@ -132,11 +121,11 @@ func (g *Gate) ask(ctx context.Context, name string, args json.RawMessage) error
 // askResult turns the gate actor's reply into Admit's result.
 func askResult(res any, err error) error {
 	if err != nil {
-		return ErrGateStopped
+		return permissions.ErrGateStopped
 	}
-	decided, ok := res.(*messages.PermissionDecided)
+	decided, ok := res.(*PermissionDecided)
 	if !ok {
-		return ErrGateStopped
+		return permissions.ErrGateStopped
 	}
 	return decided.Err
 }
@@ -152,7 +141,7 @@ func (g *Gate) Queued() int {
 	return n
 }
 
-// Stop stops the gate actor: questions still waiting get ErrGateStopped, the
+// Stop stops the gate actor: questions still waiting get permissions.ErrGateStopped, the
 // prompt on screen is cancelled, and Stop returns when the gate's goroutines
 // have ended (it relies on the Prompter honouring its context).
 func (g *Gate) Stop() {

@@ -1,4 +1,4 @@
-package permissions
+package actors
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/messages"
+	"github.com/mcpexec/mcpexec/permissions"
 )
 
 // gateActor owns what asking needs an order for: the queue of questions, the
@@ -17,8 +18,8 @@ import (
 type gateActor struct {
 	system   *actor.ActorSystem
 	self     *actor.PID
-	store    RuleStore
-	prompter Prompter
+	store    permissions.RuleStore
+	prompter permissions.Prompter
 	logger   zerolog.Logger
 	work     *sync.WaitGroup
 
@@ -35,7 +36,7 @@ type gateActor struct {
 
 // question is one AskPermission waiting for an answer.
 type question struct {
-	ask     *messages.AskPermission
+	ask     *AskPermission
 	replyTo *actor.PID
 	// cancel ends the prompt's context while the question is on screen.
 	cancel context.CancelFunc
@@ -46,7 +47,7 @@ type question struct {
 // promptFinished is the Prompter's answer, sent by the prompt goroutine.
 type promptFinished struct {
 	id     uint64
-	answer Answer
+	answer permissions.Answer
 	err    error
 }
 
@@ -59,7 +60,7 @@ type ruleSaved struct {
 	err  error
 }
 
-func newGateActor(system *actor.ActorSystem, store RuleStore, prompter Prompter, logger zerolog.Logger, work *sync.WaitGroup) *gateActor {
+func newGateActor(system *actor.ActorSystem, store permissions.RuleStore, prompter permissions.Prompter, logger zerolog.Logger, work *sync.WaitGroup) *gateActor {
 	lifetime, stop := context.WithCancel(context.Background())
 	return &gateActor{
 		system: system, store: store, prompter: prompter, logger: logger, work: work,
@@ -71,10 +72,10 @@ func (a *gateActor) Receive(c actor.Context) {
 	switch msg := c.Message().(type) {
 	case *actor.Started:
 		a.self = c.Self()
-	case *messages.AskPermission:
+	case *AskPermission:
 		a.queue = append(a.queue, &question{ask: msg, replyTo: c.Sender()})
 		a.next()
-	case *messages.CancelAsk:
+	case *CancelAsk:
 		a.cancel(msg.ID)
 	case *promptFinished:
 		a.finishPrompt(msg)
@@ -95,12 +96,11 @@ func (a *gateActor) next() {
 	for a.current == nil && len(a.queue) > 0 {
 		q := a.queue[0]
 		a.queue = a.queue[1:]
-		v := decide(a.effective(), q.ask.Tool)
-		switch v.decision {
-		case Allow:
+		switch decision, denied := permissions.Check(a.effective(), q.ask.Tool); decision {
+		case permissions.Allow:
 			a.reply(q, nil)
-		case Deny:
-			a.reply(q, v.denial(q.ask.Tool))
+		case permissions.Deny:
+			a.reply(q, denied)
 		default:
 			a.startPrompt(q)
 		}
@@ -122,7 +122,7 @@ func (a *gateActor) startPrompt(q *question) {
 	q.cancel = cancel
 	a.current = q
 	self, id := a.self, q.ask.ID
-	question := Question{Tool: q.ask.Tool, Args: q.ask.Args}
+	question := permissions.Question{Tool: q.ask.Tool, Args: q.ask.Args}
 	a.work.Add(1)
 	go func() {
 		defer a.work.Done()
@@ -144,17 +144,17 @@ func (a *gateActor) finishPrompt(msg *promptFinished) {
 	tool := q.ask.Tool
 	switch {
 	case msg.err != nil:
-		a.reply(q, &PromptError{Tool: tool, Err: msg.err})
-	case msg.answer.Kind == AllowOnce:
+		a.reply(q, &permissions.PromptError{Tool: tool, Err: msg.err})
+	case msg.answer.Kind == permissions.AllowOnce:
 		a.reply(q, nil)
-	case msg.answer.Kind == AllowAlways:
+	case msg.answer.Kind == permissions.AllowAlways:
 		if !slices.Contains(a.sessionAllow, tool) {
 			a.sessionAllow = append(a.sessionAllow, tool)
 			a.save(tool)
 		}
 		a.reply(q, nil)
 	default:
-		a.reply(q, &DeniedError{Tool: tool, Reason: deniedByUserReason(tool, msg.answer.Reason)})
+		a.reply(q, permissions.UserDenied(tool, msg.answer.Reason))
 	}
 }
 
@@ -203,7 +203,7 @@ func (a *gateActor) reply(q *question, err error) {
 	}
 	q.answered = true
 	if q.replyTo != nil {
-		a.system.Root.Send(q.replyTo, &messages.PermissionDecided{ID: q.ask.ID, Err: err})
+		a.system.Root.Send(q.replyTo, &PermissionDecided{ID: q.ask.ID, Err: err})
 	}
 }
 
@@ -211,10 +211,10 @@ func (a *gateActor) reply(q *question, err error) {
 func (a *gateActor) shutdown() {
 	a.stop()
 	if a.current != nil {
-		a.reply(a.current, ErrGateStopped)
+		a.reply(a.current, permissions.ErrGateStopped)
 	}
 	for _, q := range a.queue {
-		a.reply(q, ErrGateStopped)
+		a.reply(q, permissions.ErrGateStopped)
 	}
 	a.queue = nil
 }

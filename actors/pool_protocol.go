@@ -1,13 +1,14 @@
-package messages
+package actors
 
 import (
 	"encoding/json"
+	"github.com/mcpexec/mcpexec/pool"
 	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/mcpexec/mcpexec/pool"
+	"github.com/mcpexec/mcpexec/toolpool"
 )
 
 // GetPoolSnapshot asks the pool actor for the current pool (reply:
@@ -17,7 +18,7 @@ type GetPoolSnapshot struct{}
 // PoolSnapshot carries the pool at one moment. The snapshot is immutable and
 // shared by every receiver.
 type PoolSnapshot struct {
-	Snapshot *pool.Snapshot
+	Snapshot *toolpool.Snapshot
 }
 
 // SubscribePool registers Subscriber for *PoolChanged. The pool actor
@@ -35,7 +36,7 @@ type UnsubscribePool struct {
 
 // PoolChanged tells a subscriber the pool it should now use.
 type PoolChanged struct {
-	Snapshot *pool.Snapshot
+	Snapshot *toolpool.Snapshot
 }
 
 // CallTool executes one MCP call through the funnel (gate, tools/call with
