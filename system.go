@@ -111,7 +111,7 @@ type ToolResult struct {
 // declared under an alias, which is mapped back here, so the permission
 // gate sees the real name.
 func (s *System) CallFlat(ctx context.Context, name string, args json.RawMessage) ToolResult {
-	name = s.flatNames(s.declarationSnapshot()).Real(name)
+	name = s.flatNames(s.snapshot()).Real(name)
 	res, err := s.call(ctx, name, args)
 	if err != nil {
 		return ToolResult{Text: err.Error()}
