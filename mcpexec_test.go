@@ -59,6 +59,13 @@ type fixture struct {
 // file, and checks at cleanup that Close leaves no goroutine behind.
 func start(t *testing.T, settings string, answer permissions.AnswerKind) *fixture {
 	t.Helper()
+	return startWith(t, settings, answer,
+		pool.ServerConfig{Name: "b", Dial: testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))})
+}
+
+// startWith is start over the given servers.
+func startWith(t *testing.T, settings string, answer permissions.AnswerKind, servers ...pool.ServerConfig) *fixture {
+	t.Helper()
 	before := runtime.NumGoroutine()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "settings.json")
@@ -69,7 +76,7 @@ func start(t *testing.T, settings string, answer permissions.AnswerKind) *fixtur
 	}
 	f := &fixture{settings: path, prompter: &prompterLog{answer: permissions.Answer{Kind: answer, Reason: "not today"}}}
 	sys, err := mcpexec.Start(context.Background(), mcpexec.Options{
-		Servers:      []pool.ServerConfig{{Name: "b", Dial: testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))}},
+		Servers:      servers,
 		SettingsPath: path,
 		Prompter:     f.prompter,
 		Limits:       sandbox.Limits{Timeout: 5 * time.Second},

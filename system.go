@@ -136,8 +136,12 @@ type ToolResult struct {
 }
 
 // CallFlat runs an MCP tool called directly (Exec off, or a flat
-// declaration): the same funnel as every nested call.
+// declaration): the same funnel as every nested call. name is the name the
+// tool was declared under; a tool whose real name the model APIs reject was
+// declared under an alias, which is mapped back here, so the permission
+// gate sees the real name.
 func (s *System) CallFlat(ctx context.Context, name string, args json.RawMessage) ToolResult {
+	name = s.flatNames(s.snapshot()).Real(name)
 	res, err := s.call(ctx, name, args)
 	if err != nil {
 		return ToolResult{Text: err.Error()}
