@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"strings"
+
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 )
@@ -28,6 +30,9 @@ type realm struct {
 // that calling it, constructing it (new Function, Reflect.construct) and
 // binding it all end in the realm's EvalError. Async generators reach goja
 // only lowered to ordinary generators, so they have no constructor to close.
+//
+// It touches no intrinsic that goja builds lazily (Reflect, Symbol, the
+// typed arrays): building those costs more than the rest of a trivial run.
 var lockdownProgram = goja.MustCompile("lockdown.js", `(function (message) {
 	'use strict';
 	const thrower = function Function() { throw new EvalError(message); };
@@ -39,22 +44,6 @@ var lockdownProgram = goja.MustCompile("lockdown.js", `(function (message) {
 	lock(Object.getPrototypeOf(function* () {}), 'constructor');
 	lock(globalThis, 'Function');
 	lock(globalThis, 'eval');
-	// goja's typed array from refuses a string source, which is iterable:
-	// Uint8Array.from(atob(data), (c) => c.charCodeAt(0)) is how scripts
-	// decode base64.
-	const TypedArray = Object.getPrototypeOf(Uint8Array);
-	const typedFrom = TypedArray.from, arrayFrom = Array.from, apply = Reflect.apply;
-	Object.defineProperty(TypedArray, 'from', {
-		value: { from(source, ...rest) {
-			return apply(typedFrom, this, [typeof source === 'string' ? apply(arrayFrom, Array, [source]) : source, ...rest]);
-		} }.from,
-		writable: true, configurable: true, enumerable: false,
-	});
-	// goja lacks the well-known symbol for async iteration; the transform's
-	// lowered for await and async generators look it up by this name.
-	Object.defineProperty(Symbol, 'asyncIterator', {
-		value: Symbol('Symbol.asyncIterator'), writable: false, configurable: false, enumerable: false,
-	});
 })`, true)
 
 // newRealm creates a fresh runtime and locks it down.
@@ -104,4 +93,45 @@ func (r *realm) rejected(message string) goja.Value {
 	p, _, reject := r.vm.NewPromise()
 	_ = reject(r.newError(message))
 	return r.vm.ToValue(p)
+}
+
+// engineRepairs mend goja's built-ins where they differ from what scripts
+// rely on. Each runs only in a run whose code mentions what it mends: it
+// touches an intrinsic goja builds lazily, and building one costs a
+// trivial run more than the repair is worth when the script never uses it.
+var engineRepairs = []struct {
+	mentions string
+	program  *goja.Program
+}{
+	// goja lacks the well-known symbol for async iteration; the transform's
+	// lowered for await and async generators look it up by this name.
+	{"asyncIterator", goja.MustCompile("repair-async-iterator.js", `Object.defineProperty(Symbol, 'asyncIterator', {
+		value: Symbol('Symbol.asyncIterator'), writable: false, configurable: false, enumerable: false,
+	});`, true)},
+	// goja's typed array from refuses a string source, which is iterable:
+	// Uint8Array.from(atob(data), (c) => c.charCodeAt(0)) is how scripts
+	// decode base64.
+	{".from(", goja.MustCompile("repair-typed-array-from.js", `(function () {
+		'use strict';
+		const TypedArray = Object.getPrototypeOf(Uint8Array);
+		const typedFrom = TypedArray.from, arrayFrom = Array.from;
+		Object.defineProperty(TypedArray, 'from', {
+			value: { from(source, ...rest) {
+				return typedFrom.call(this, typeof source === 'string' ? arrayFrom.call(Array, source) : source, ...rest);
+			} }.from,
+			writable: true, configurable: true, enumerable: false,
+		});
+	})();`, true)},
+}
+
+// repair runs the engine repairs that code needs.
+func (r *realm) repair(code string) error {
+	for _, fix := range engineRepairs {
+		if strings.Contains(code, fix.mentions) {
+			if _, err := r.vm.RunProgram(fix.program); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
