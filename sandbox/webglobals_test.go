@@ -142,6 +142,27 @@ func TestBUDGET3_TimersAreWorkButTheBudgetStillEnds(t *testing.T) {
 	wantFailure(t, res, "nothing can settle")
 }
 
+// TestBUDGET1_WebGlobalsStayInsideTheBudget spins in each web global that
+// does work: they are JavaScript of the run's realm (or bounded host calls),
+// so the budget's interrupt reaches them.
+// Proves BUDGET-1.
+func TestBUDGET1_WebGlobalsStayInsideTheBudget(t *testing.T) {
+	checkNoGoroutineLeak(t)
+	for name, body := range map[string]string{
+		"URL":             `new URL("https://example.com/a/../b?q=" + i).searchParams.append("k", "v");`,
+		"base64":          `atob(btoa("payload " + i));`,
+		"text encoding":   `new TextDecoder().decode(new TextEncoder().encode("é😀".repeat(100)));`,
+		"structuredClone": `structuredClone({ list: [1, 2, { d: new Date(i) }], m: new Map([[i, i]]) });`,
+		"crypto":          `crypto.getRandomValues(new Uint8Array(65536)); crypto.randomUUID();`,
+		"huge encode":     `new TextEncoder().encode("x".repeat(1 << 26));`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := run(newFakeHost(), `for (let i = 0; ; i++) { `+body+` }`, shortBudget)
+			wantFailure(t, res, budgetMessage...)
+		})
+	}
+}
+
 // TestTimersNeverOutliveTheRun returns while timers are still scheduled:
 // none may fire later or leave a goroutine behind.
 func TestTimersNeverOutliveTheRun(t *testing.T) {
