@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/broadcast"
+	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
@@ -89,14 +90,7 @@ func startWith(t *testing.T, settings string, answer permissions.AnswerKind, ser
 		if err := sys.Close(); err != nil {
 			t.Error(err)
 		}
-		deadline := time.Now().Add(10 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<20)
-			t.Errorf("Close left goroutines: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
-		}
+		testkit.CheckGoroutines(t, before)
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
