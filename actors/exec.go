@@ -292,4 +292,3 @@ func (a *sandboxActor) run(ctx context.Context, req sandbox.Request) sandbox.Res
 	defer a.workers.Release(w)
 	return w.Run(ctx, req)
 }
-
