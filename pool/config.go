@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpexec/mcpexec/oauth"
 )
 
 // ServerConfig is one entry of the mcpServers file, or a server given in code.
@@ -31,6 +33,11 @@ type ServerConfig struct {
 	// request (e.g. Authorization).
 	URL     string
 	Headers map[string]string
+	// OAuth configures the client this server's OAuth authorization uses
+	// (see oauth.Config); nil takes the defaults. Only streamable HTTP
+	// servers are authorized with OAuth, and only when Manager's
+	// Options.OAuth is set.
+	OAuth *oauth.Config
 	// Type is "", "stdio", "http", "streamable-http" or "sse". It is only
 	// needed to pick SSE over streamable HTTP for a URL.
 	Type string
@@ -50,6 +57,7 @@ type fileEntry struct {
 	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
+	OAuth   *oauth.Config     `json:"oauth"`
 }
 
 // ParseConfig reads the common mcpServers file format:
@@ -91,7 +99,7 @@ func parseEntry(name string, raw json.RawMessage) ServerConfig {
 		return cfg
 	}
 	cfg.Type, cfg.Command, cfg.Args, cfg.Env, cfg.Cwd = e.Type, e.Command, e.Args, e.Env, e.Cwd
-	cfg.URL, cfg.Headers = e.URL, e.Headers
+	cfg.URL, cfg.Headers, cfg.OAuth = e.URL, e.Headers, e.OAuth
 	cfg.Err = cfg.Validate()
 	return cfg
 }
@@ -134,6 +142,14 @@ func (c ServerConfig) Validate() error {
 		u, err := url.Parse(c.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return bad("url %q is not an http or https URL", c.URL)
+		}
+	}
+	if c.OAuth != nil {
+		if c.URL == "" || c.Type == "sse" {
+			return bad(`"oauth" needs a streamable HTTP "url"`)
+		}
+		if err := c.OAuth.Validate(); err != nil {
+			return bad("%v", err)
 		}
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/internal/slogzero"
+	"github.com/mcpexec/mcpexec/oauth"
 )
 
 // Options configures a Manager. The zero value works.
@@ -45,6 +46,11 @@ type Options struct {
 	// StopGrace is how long a stdio server gets after its stdin closes, and
 	// again after SIGTERM, before its process group is killed (default 2s).
 	StopGrace time.Duration
+	// OAuth, when set, authorizes streamable HTTP servers that answer 401
+	// (those whose entry sends no Authorization header of its own): tokens
+	// come from OAuth.Store, and a person is asked through
+	// OAuth.Authorizer. Nil: such servers fail to connect.
+	OAuth *oauth.Options
 	// PingInterval is how often a connected server is pinged (default 30s;
 	// negative: never). Over HTTP nothing else tells the pool that a server
 	// went away while no call is made; a stdio server that hangs is found
@@ -248,6 +254,15 @@ func (m *Manager) withdraw(name string, state State, err error) {
 		delete(m.live, name)
 		m.rebuildLocked()
 	}
+}
+
+// setState records a server's state while it is not in the pool.
+func (m *Manager) setState(name string, state State, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.status[name]
+	s.State, s.Err = state, err
+	m.status[name] = s
 }
 
 // attempted marks a server's first attempt as finished.

@@ -13,6 +13,10 @@ const (
 	StateRetrying
 	// StateInvalid: the configuration entry is unusable (see Err).
 	StateInvalid
+	// StateAuthorizationRequired: the server needs OAuth authorization by a
+	// person before it can connect; the authorization is pending, or no
+	// one can be asked. Err is oauth.ErrAuthorizationRequired.
+	StateAuthorizationRequired
 )
 
 func (s State) String() string {
@@ -25,6 +29,8 @@ func (s State) String() string {
 		return "retrying"
 	case StateInvalid:
 		return "invalid"
+	case StateAuthorizationRequired:
+		return "authorization required"
 	}
 	return "unknown"
 }

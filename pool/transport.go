@@ -4,12 +4,14 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // transportFor builds a fresh transport for one connection attempt. tap, when
-// the transport is newline JSON, records raw tools/list replies.
-func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wireTap) (mcp.Transport, error) {
+// the transport is newline JSON, records raw tools/list replies;
+// authz, when not nil, authorizes a streamable HTTP connection with OAuth.
+func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wireTap, authz auth.OAuthHandler) (mcp.Transport, error) {
 	switch {
 	case cfg.Dial != nil:
 		t, err := cfg.Dial(ctx)
@@ -32,7 +34,7 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wir
 			next = http.DefaultTransport
 		}
 		client.Transport = tapRoundTripper{next: next, tap: tap}
-		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client}, nil
+		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, OAuthHandler: authz}, nil
 	}
 }
 

@@ -19,7 +19,7 @@ func cmdCatalog(ctx context.Context, args []string, c console) error {
 		return err
 	}
 	s, err := startSession(ctx, sessionConfig{
-		servers: f.servers, options: mcpexec.Options{CatalogBudget: f.budget},
+		servers: f.servers, options: mcpexec.Options{CatalogBudget: f.budget}, oauth: f.oauth,
 	}, c.stderr, c.err)
 	if err != nil {
 		return err

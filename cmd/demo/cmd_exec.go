@@ -33,7 +33,7 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 	opts.Limits = sandbox.Limits{Timeout: f.timeout, MaxCalls: f.maxCalls}
 	opts.Workers.MemoryLimit = int64(f.memoryMB) << 20
 	s, err := startSession(ctx, sessionConfig{
-		servers: f.servers, settings: f.settings, defaultSettings: true, options: opts,
+		servers: f.servers, settings: f.settings, defaultSettings: true, options: opts, oauth: f.oauth,
 	}, c.stderr, c.err)
 	if err != nil {
 		return err

@@ -14,7 +14,7 @@ func cmdTools(ctx context.Context, args []string, c console) error {
 	if err != nil {
 		return err
 	}
-	s, err := startSession(ctx, sessionConfig{servers: f.servers, settings: f.settings}, c.stderr, c.err)
+	s, err := startSession(ctx, sessionConfig{servers: f.servers, settings: f.settings, oauth: f.oauth}, c.stderr, c.err)
 	if err != nil {
 		return err
 	}

@@ -78,6 +78,7 @@ type execFlags struct {
 	memoryMB int
 	ask      askMode // "" = decide from the terminal
 	jsonOut  bool
+	oauth    oauthFlags
 }
 
 const execSynopsis = "[--servers FILE] [--settings FILE] [--timeout D] [--max-calls N] [--memory-mb N] [--ask allow|deny|prompt] [--json] (--script FILE | -)"
@@ -94,6 +95,7 @@ func parseExecFlags(args []string, errOut io.Writer) (execFlags, error) {
 	fs.IntVar(&f.memoryMB, "memory-mb", 0, "memory cap of the script's worker process, in MiB (default: the library's)")
 	fs.StringVar(&ask, "ask", "", "answer permission questions: allow, deny or prompt (default: prompt on a terminal, deny otherwise)")
 	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON object: ok, text, images, summary, calls")
+	addOAuthFlags(fs, &f.oauth)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return f, flagError(err)
@@ -143,6 +145,7 @@ func parseExecFlags(args []string, errOut io.Writer) (execFlags, error) {
 type catalogFlags struct {
 	servers string
 	budget  int
+	oauth   oauthFlags
 }
 
 func parseCatalogFlags(args []string, errOut io.Writer) (catalogFlags, error) {
@@ -150,6 +153,7 @@ func parseCatalogFlags(args []string, errOut io.Writer) (catalogFlags, error) {
 	fs := newFlagSet("catalog", "[--servers FILE] [--budget N]", errOut)
 	fs.StringVar(&f.servers, "servers", "", "mcpServers `FILE` (default: the built-in servers)")
 	fs.IntVar(&f.budget, "budget", 0, "catalog budget in estimated tokens (default: the library's)")
+	addOAuthFlags(fs, &f.oauth)
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return f, err
 	}
@@ -164,6 +168,7 @@ func parseCatalogFlags(args []string, errOut io.Writer) (catalogFlags, error) {
 type toolsFlags struct {
 	servers  string
 	settings string
+	oauth    oauthFlags
 }
 
 func parseToolsFlags(args []string, errOut io.Writer) (toolsFlags, error) {
@@ -171,6 +176,7 @@ func parseToolsFlags(args []string, errOut io.Writer) (toolsFlags, error) {
 	fs := newFlagSet("tools", "[--servers FILE] [--settings FILE]", errOut)
 	fs.StringVar(&f.servers, "servers", "", "mcpServers `FILE` (default: the built-in servers)")
 	fs.StringVar(&f.settings, "settings", "", "settings `FILE` (enableExec, permissions, disallowedTools)")
+	addOAuthFlags(fs, &f.oauth)
 	return f, parseFlagsOnly(fs, args)
 }
 
