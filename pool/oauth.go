@@ -50,8 +50,9 @@ func (s *server) oauthHandler(ctx context.Context, deadline *connectDeadline) (a
 }
 
 // personAuthorizer marks the time a connecting server waits for a person:
-// the server is "authorization required" meanwhile, and the connect timeout
-// is suspended (people take longer than handshakes).
+// the server is "authorization required" meanwhile, its first attempt
+// counts as made (Ready does not wait for a person), and the connect
+// timeout is suspended (people take longer than handshakes).
 type personAuthorizer struct {
 	next     oauth.Authorizer
 	s        *server
@@ -63,6 +64,7 @@ func (a *personAuthorizer) RedirectURL() string { return a.next.RedirectURL() }
 func (a *personAuthorizer) Authorize(ctx context.Context, req oauth.Request) (*auth.AuthorizationResult, error) {
 	if a.deadline.pause() {
 		a.s.m.setState(a.s.cfg.Name, StateAuthorizationRequired, oauth.ErrAuthorizationRequired)
+		a.s.firstAttemptDone()
 		defer func() {
 			a.s.m.setState(a.s.cfg.Name, StateConnecting, nil)
 			a.deadline.resume()

@@ -21,7 +21,7 @@ type oauthFlags struct {
 	tokens      string        // token directory; "" = oauth.DefaultDir()
 	openBrowser bool          // open the authorization URL, not only print it
 	port        int           // loopback redirect port; 0 = any free one
-	wait        time.Duration // how long to wait for a person to authorize
+	wait        time.Duration // how long to wait for a person to authorize; 0 = defaultAuthWait
 }
 
 // defaultAuthWait is how long a command waits for a person to authorize
@@ -32,7 +32,7 @@ func addOAuthFlags(fs *flag.FlagSet, f *oauthFlags) {
 	fs.StringVar(&f.tokens, "oauth-tokens", "", "`DIR` where OAuth tokens are kept (default: mcpexec/oauth in the user's config directory)")
 	fs.BoolVar(&f.openBrowser, "open-browser", false, "open OAuth authorization pages in a browser ($BROWSER, else the system's opener)")
 	fs.IntVar(&f.port, "oauth-port", 0, "loopback `PORT` receiving OAuth redirects (default: any free port)")
-	fs.DurationVar(&f.wait, "auth-wait", defaultAuthWait, "how long to wait for OAuth authorizations before running without those servers")
+	fs.DurationVar(&f.wait, "auth-wait", 0, "how long to wait for OAuth authorizations before running without those servers (default 5m)")
 }
 
 // demoAuthorizer prints authorization URLs (and opens them on request) and
@@ -107,6 +107,9 @@ func oauthOptions(opts *mcpexec.Options, f oauthFlags, a *demoAuthorizer) error 
 // person's authorization, up to wait: a one-shot command is only useful
 // once the person has authorized.
 func waitAuthorized(ctx context.Context, s *mcpexec.System, wait time.Duration) error {
+	if wait <= 0 {
+		wait = defaultAuthWait
+	}
 	give := time.NewTimer(wait)
 	defer give.Stop()
 	tick := time.NewTicker(50 * time.Millisecond)

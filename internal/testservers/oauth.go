@@ -23,10 +23,10 @@ import (
 type OAuthOptions struct {
 	// TokenLifetime is the access tokens' lifetime (default one hour).
 	TokenLifetime time.Duration
-	// EchoingErrors makes the token endpoint's refusals quote the refresh
-	// token they were given, as a careless authorization server might: a
-	// client must not pass that on.
-	EchoingErrors bool
+	// CarelessRefusals makes the token endpoint refuse an unknown refresh
+	// token with a server_error that quotes it, as a careless
+	// authorization server might: a client must not pass that on.
+	CarelessRefusals bool
 }
 
 // OAuthServer is an MCP server over streamable HTTP behind an OAuth 2.1
@@ -185,8 +185,8 @@ func (s *OAuthServer) token(w http.ResponseWriter, r *http.Request) {
 		given := r.PostForm.Get("refresh_token")
 		if !s.refresh[given] {
 			refusal := map[string]string{"error": "invalid_grant"}
-			if s.opts.EchoingErrors {
-				refusal["error_description"] = "unknown refresh token " + given
+			if s.opts.CarelessRefusals {
+				refusal = map[string]string{"error": "server_error", "error_description": "unknown refresh token " + given}
 			}
 			writeJSON(w, http.StatusBadRequest, refusal)
 			return
@@ -222,7 +222,9 @@ func FollowAuthorization(ctx context.Context, authorizationURL string) error {
 	if err != nil {
 		return err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	// No connection is kept: a test's servers see every one of them end.
+	browser := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	resp, err := browser.Do(req)
 	if err != nil {
 		return err
 	}
