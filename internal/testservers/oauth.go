@@ -213,7 +213,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-
 // FollowAuthorization does what a person's browser does with an
 // authorization URL: opens it and follows the redirects, which bring the
 // code back to the client's redirect URL.
