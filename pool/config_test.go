@@ -90,3 +90,40 @@ func TestBadEntryFailsOnlyItself(t *testing.T) {
 		t.Fatal("two servers with one name accepted")
 	}
 }
+
+// An entry's "oauth" object names the client its authorization uses; it
+// only makes sense for a streamable HTTP server.
+func TestParseConfigOAuthEntries(t *testing.T) {
+	servers, err := pool.ParseConfig([]byte(`{"mcpServers": {
+		"github": {"url": "https://api.githubcopilot.com/mcp/", "oauth": {"clientId": "Iv1.abc", "clientSecret": "s3cret"}},
+		"cimd": {"url": "https://mcp.example/mcp", "oauth": {"clientMetadataUrl": "https://app.example/client.json"}},
+		"stdio": {"command": "x", "oauth": {}},
+		"sse": {"type": "sse", "url": "https://mcp.example/sse", "oauth": {}},
+		"secretOnly": {"url": "https://mcp.example/mcp", "oauth": {"clientSecret": "s"}},
+		"badCIMD": {"url": "https://mcp.example/mcp", "oauth": {"clientMetadataUrl": "http://app.example/"}}
+	}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range servers {
+		got[s.Name] = "ok"
+		if s.Err != nil {
+			got[s.Name] = s.Err.Error()
+		}
+		if s.Name == "github" && (s.OAuth == nil || s.OAuth.ClientID != "Iv1.abc" || s.OAuth.ClientSecret != "s3cret") {
+			t.Errorf("github oauth = %+v", s.OAuth)
+		}
+	}
+	want := map[string]string{
+		"github":     "ok",
+		"cimd":       "ok",
+		"stdio":      `mcp server "stdio": "oauth" needs a streamable HTTP "url"`,
+		"sse":        `mcp server "sse": "oauth" needs a streamable HTTP "url"`,
+		"secretOnly": `mcp server "secretOnly": oauth: "clientSecret" needs a "clientId"`,
+		"badCIMD":    `mcp server "badCIMD": oauth: "clientMetadataUrl" must be an https URL with a path`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+}
