@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
@@ -72,15 +71,13 @@ type System struct {
 	system   *actor.ActorSystem
 	config   permissions.RuleStore
 	settings *hotreload.Service // nil without a settings file
-	gate     *permissions.Gate
+	gate     *actors.Gate
 	pool     *actors.Pool // nil without an MCP manager
 	workers  *sandbox.Workers
 	execs    *actors.Execs
 	renderer *catalog.Renderer
 	views    viewCache
 	oauth    *oauth.Options
-
-	lastSnapshot atomic.Pointer[pool.Snapshot]
 
 	closeOnce sync.Once
 	closeErr  error
@@ -132,7 +129,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	if prompter == nil {
 		prompter = noPrompter
 	}
-	if s.gate, err = permissions.StartGate(s.system, permissions.GateOptions{Store: s.config, Prompter: prompter, Logger: &logger}); err != nil {
+	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: prompter, Logger: &logger}); err != nil {
 		return nil, err
 	}
 	workerOpts := opts.Workers
@@ -187,7 +184,7 @@ func (s *System) startPool(servers []pool.ServerConfig) error {
 	}
 	s.pool = p
 	if s.settings != nil {
-		s.system.Root.Send(s.settings.PID(), &messages.SubscribeConfig{Subscriber: p.PID()})
+		s.system.Root.Send(s.settings.PID(), &hotreload.SubscribeConfig{Subscriber: p.PID()})
 	}
 	return nil
 }

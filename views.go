@@ -51,6 +51,13 @@ func (s *System) view(snap *pool.Snapshot, agent declare.Agent) *view {
 		names = append(names, t.Name)
 	}
 	v.toolSet = sandbox.NewToolSet(names)
+	if down := snap.Down(); len(down) > 0 {
+		why := make(map[string]string, len(down))
+		for _, d := range down {
+			why[d.Server] = d.Why
+		}
+		v.toolSet = v.toolSet.WithDown(why)
+	}
 	v.catalog = broadcast.NewSnapshot(v.tools, s.renderer.Render)
 	s.views.views[key] = v
 	return v

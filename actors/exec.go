@@ -7,7 +7,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
 
-	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
@@ -81,12 +80,12 @@ func (a *execActor) Receive(c actor.Context) {
 		c.Spawn(actor.PropsFromProducer(func() actor.Actor {
 			return &sandboxActor{ctx: a.ctx, req: a.req.Script, workers: a.workers}
 		}))
-	case *messages.CallMade:
+	case *CallMade:
 		a.calls = append(a.calls, m.Name)
 		if a.req.OnProgress != nil {
 			a.req.OnProgress(append([]string(nil), a.calls...))
 		}
-	case *messages.ScriptFinished:
+	case *ScriptFinished:
 		a.answer(m.Result)
 	case *actor.Terminated:
 		// The sandbox actor stopped before it reported: its supervisor
@@ -153,7 +152,7 @@ func (a *sandboxActor) start(c actor.Context) {
 		if onCall != nil {
 			onCall(name)
 		}
-		root.Send(parent, &messages.CallMade{Name: name})
+		root.Send(parent, &CallMade{Name: name})
 	}
 	go func() {
 		defer close(a.done)
@@ -162,7 +161,7 @@ func (a *sandboxActor) start(c actor.Context) {
 				root.Send(self, &runPanicked{value: p})
 			}
 		}()
-		root.Send(parent, &messages.ScriptFinished{Result: a.run(runCtx, req)})
+		root.Send(parent, &ScriptFinished{Result: a.run(runCtx, req)})
 	}()
 }
 

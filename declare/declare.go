@@ -7,7 +7,7 @@ import (
 	"github.com/mcpexec/mcpexec/exectool"
 	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/permissions"
-	"github.com/mcpexec/mcpexec/pool"
+	"github.com/mcpexec/mcpexec/toolpool"
 )
 
 // Declaration is one entry of tools[].
@@ -44,19 +44,19 @@ func (a Agent) Permits(name string) bool {
 // has at least one tool the agent may use (there is no larger threshold,
 // EDGE-7), the switch is on (SWITCH-1..4), and neither the settings nor the
 // agent exclude or deny Exec (CONV-3, SWITCH-5).
-func ExecDeclared(snap *pool.Snapshot, cfg messages.Config, agent Agent) bool {
+func ExecDeclared(snap *toolpool.Snapshot, cfg messages.Config, agent Agent) bool {
 	if !cfg.EnableExec || permissions.Excludes(cfg, exectool.Name) || !agent.Permits(exectool.Name) {
 		return false
 	}
 	reachable := false
-	eachTool(snap, agent, func(pool.Tool) { reachable = true })
+	eachTool(snap, agent, func(toolpool.Tool) { reachable = true })
 	return reachable
 }
 
 // Assemble returns the declarations for one request: the built-in tools,
 // then either Exec alone or every MCP tool of the snapshot that the agent
 // may use.
-func Assemble(snap *pool.Snapshot, cfg messages.Config, agent Agent) []Declaration {
+func Assemble(snap *toolpool.Snapshot, cfg messages.Config, agent Agent) []Declaration {
 	out := append([]Declaration(nil), agent.Builtin...)
 	if ExecDeclared(snap, cfg, agent) {
 		return append(out, Declaration{
@@ -66,7 +66,7 @@ func Assemble(snap *pool.Snapshot, cfg messages.Config, agent Agent) []Declarati
 			ConcurrencySafe: exectool.ConcurrencySafe,
 		})
 	}
-	eachTool(snap, agent, func(t pool.Tool) {
+	eachTool(snap, agent, func(t toolpool.Tool) {
 		out = append(out, Declaration{Name: t.Name, Description: t.Description, InputSchema: inputSchema(t)})
 	})
 	return out
@@ -75,17 +75,17 @@ func Assemble(snap *pool.Snapshot, cfg messages.Config, agent Agent) []Declarati
 // Reachable lists the tools the agent's Exec scripts can call: the same
 // snapshot and the same agent filter as the flat declarations, so the
 // sandbox can never reach more than the agent could call (CONV-7).
-func Reachable(snap *pool.Snapshot, agent Agent) []pool.Tool {
-	var tools []pool.Tool
-	eachTool(snap, agent, func(t pool.Tool) { tools = append(tools, t) })
+func Reachable(snap *toolpool.Snapshot, agent Agent) []toolpool.Tool {
+	var tools []toolpool.Tool
+	eachTool(snap, agent, func(t toolpool.Tool) { tools = append(tools, t) })
 	return tools
 }
 
-func eachTool(snap *pool.Snapshot, agent Agent, f func(pool.Tool)) {
+func eachTool(snap *toolpool.Snapshot, agent Agent, f func(toolpool.Tool)) {
 	if snap == nil {
 		return
 	}
-	snap.Each(func(t pool.Tool) bool {
+	snap.Each(func(t toolpool.Tool) bool {
 		if agent.Permits(t.Name) {
 			f(t)
 		}
@@ -96,7 +96,7 @@ func eachTool(snap *pool.Snapshot, agent Agent, f func(pool.Tool)) {
 // emptyObjectSchema stands in for a tool that listed no input schema.
 var emptyObjectSchema = json.RawMessage(`{"type":"object"}`)
 
-func inputSchema(t pool.Tool) json.RawMessage {
+func inputSchema(t toolpool.Tool) json.RawMessage {
 	if len(t.InputSchema) == 0 {
 		return emptyObjectSchema
 	}

@@ -62,14 +62,14 @@ func (a *configActor) Receive(c actor.Context) {
 			a.logger.Warn().Err(err).Str("rule", msg.Rule).Msg("allow rule not saved")
 		}
 		respond(c, &messages.AllowRuleSaved{Rule: msg.Rule, Err: err})
-	case *messages.GetConfig:
+	case *GetConfig:
 		respond(c, a.last)
-	case *messages.SubscribeConfig:
+	case *SubscribeConfig:
 		if !slices.Contains(a.subscribers, msg.Subscriber) {
 			a.subscribers = append(a.subscribers, msg.Subscriber)
 		}
 		c.Send(msg.Subscriber, a.last)
-	case *messages.UnsubscribeConfig:
+	case *UnsubscribeConfig:
 		a.subscribers = slices.DeleteFunc(a.subscribers, func(p *actor.PID) bool { return p.Equal(msg.Subscriber) })
 	}
 }
@@ -89,7 +89,7 @@ func (a *configActor) survive(c actor.Context) {
 		respond(c, &messages.AllowRuleSaved{Rule: msg.Rule, Err: err})
 	case *remotePolled:
 		respond(c, &remoteApplied{err: err})
-	case *messages.GetConfig:
+	case *GetConfig:
 		respond(c, a.last)
 	}
 }

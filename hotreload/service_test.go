@@ -351,7 +351,7 @@ func TestSubscribeByActor(t *testing.T) {
 		}
 	}))
 	defer system.Root.Stop(probe)
-	system.Root.Send(svc.PID(), &messages.SubscribeConfig{Subscriber: probe})
+	system.Root.Send(svc.PID(), &hotreload.SubscribeConfig{Subscriber: probe})
 	receive := func() *messages.ConfigChanged {
 		select {
 		case ev := <-got:
@@ -368,7 +368,7 @@ func TestSubscribeByActor(t *testing.T) {
 	if ev := receive(); ev.Config.EnableExec {
 		t.Errorf("event = %+v", ev)
 	}
-	res, err := system.Root.RequestFuture(svc.PID(), &messages.GetConfig{}, guard).Result()
+	res, err := system.Root.RequestFuture(svc.PID(), &hotreload.GetConfig{}, guard).Result()
 	if err != nil || res.(*messages.ConfigChanged).Config.EnableExec {
 		t.Errorf("GetConfig = %+v, %v", res, err)
 	}

@@ -1,7 +1,5 @@
 package messages
 
-import "github.com/asynkron/protoactor-go/actor"
-
 // Config is the merged, effective configuration: what the rest of the system
 // acts on. It is built by the config actor from the settings file, the
 // managed-settings file and the remote override, and is never mutated after it
@@ -44,21 +42,6 @@ type ConfigChanged struct {
 	// Err is set when Source could not be loaded (a malformed file, an
 	// unreachable endpoint); the configuration was kept as it was.
 	Err error
-}
-
-// GetConfig asks the config actor for the latest ConfigChanged (reply:
-// *ConfigChanged).
-type GetConfig struct{}
-
-// SubscribeConfig registers Subscriber for *ConfigChanged events. The config
-// actor answers at once with the current state, then sends every change.
-type SubscribeConfig struct {
-	Subscriber *actor.PID
-}
-
-// UnsubscribeConfig removes a subscriber registered with SubscribeConfig.
-type UnsubscribeConfig struct {
-	Subscriber *actor.PID
 }
 
 // SaveAllowRule asks the config actor to persist an allow rule to the

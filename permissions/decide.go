@@ -34,6 +34,22 @@ func Decide(cfg messages.Config, fullName string) (Decision, string) {
 	return v.decision, v.reason(fullName)
 }
 
+// Check applies cfg's rules to the call of fullName like Decide, and for a
+// Deny returns the *DeniedError the caller is given.
+func Check(cfg messages.Config, fullName string) (Decision, *DeniedError) {
+	v := decide(cfg, fullName)
+	if v.decision == Deny {
+		return Deny, v.denial(fullName)
+	}
+	return v.decision, nil
+}
+
+// UserDenied is the error of a call the person rejected; why is their
+// reason, passed on to the model ("" for none).
+func UserDenied(tool, why string) *DeniedError {
+	return &DeniedError{Tool: tool, Reason: deniedByUserReason(tool, why)}
+}
+
 // verdict is a decision with the rule, and the list, that made it.
 type verdict struct {
 	decision Decision

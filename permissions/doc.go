@@ -13,9 +13,8 @@
 // pool constructor applies, so that denied and disallowed tools are absent
 // from the declarations, the catalog, search and the sandbox alike.
 //
-// Gate is the first step of the one execution funnel that flat and nested
-// calls share. Calls the rules allow or deny never leave the caller's
-// goroutine; the rest go to the gate actor, which puts them to the host's
-// Prompter one at a time, keeps "allow always" answers for the rest of the
-// session and has them persisted as leaf rules through a RuleStore.
+// The package is pure: the permission gate actor that applies these rules
+// on the execution funnel and puts the calls no rule settles to the host's
+// Prompter is actors.Gate; it reads the rules and saves "allow always"
+// answers through a RuleStore.
 package permissions

@@ -3,7 +3,6 @@ package pool
 import (
 	"context"
 	"encoding/json"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -41,7 +40,12 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 		if ctx.Err() != nil { // the wait at the gate outlasted the caller
 			return Result{}, callError(ctx, name, tool.Server, nil, ctx.Err())
 		}
-		return Result{}, &CallError{Tool: name, Kind: KindServerDown, msg: textServerDown(name, tool.Server)}
+		return Result{}, &CallError{Tool: name, Kind: KindServerDown, msg: textServerDown(name, tool.Server, m.whyDown(tool.Server))}
+	}
+	if limit := m.servers[tool.Server].cfg.CallTimeout; limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
 	}
 	params := &mcp.CallToolParams{Name: tool.Leaf}
 	if len(args) > 0 {
@@ -60,27 +64,19 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	return ProjectRaw(name, res, reply.get())
 }
 
-// unavailable explains a name that is not in the pool: its server is down
-// when the name belongs to a configured server that is not connected.
-//
-// With servers "a" and "a__b", the name mcp__a__b__x could belong to either;
-// it counts as down only when every server it could belong to is down, and
-// then names the longest such server.
+// unavailable explains a name that is not in the pool: its server is not
+// connected (and why) when the name belongs to a configured server that is
+// down, else it is unknown.
 func (m *Manager) unavailable(name string) error {
-	down := ""
-	for _, server := range m.names {
-		if !strings.HasPrefix(name, FullName(server, "")) {
-			continue
-		}
-		if m.servers[server].live.Load() != nil {
-			return &CallError{Tool: name, Kind: KindUnknownTool, msg: textUnknownTool(name)}
-		}
-		if len(server) > len(down) {
-			down = server
-		}
-	}
-	if down != "" {
-		return &CallError{Tool: name, Kind: KindServerDown, msg: textServerDown(name, down)}
+	if down, ok := m.Snapshot().Unavailable(name); ok {
+		return &CallError{Tool: name, Kind: KindServerDown, msg: textServerDown(name, down.Server, down.Why)}
 	}
 	return &CallError{Tool: name, Kind: KindUnknownTool, msg: textUnknownTool(name)}
+}
+
+// whyDown says why a server is not connected, from its status.
+func (m *Manager) whyDown(server string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.status[server].Why()
 }

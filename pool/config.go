@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -43,6 +45,18 @@ type ServerConfig struct {
 	Type string
 	// Dial returns a fresh transport for each connection attempt.
 	Dial func(ctx context.Context) (mcp.Transport, error)
+	// Disabled keeps the server out of the pool: it is reported as
+	// disabled and never started.
+	Disabled bool
+	// ConnectTimeout bounds starting the server, initialize and each full
+	// tools/list (zero: Options.ConnectTimeout).
+	ConnectTimeout time.Duration
+	// CallTimeout bounds each tools/call (zero: only the caller's context).
+	CallTimeout time.Duration
+	// MaxReplyBytes bounds one message from a stdio server (zero:
+	// DefaultMaxReplyBytes). A tools/call reply over it fails that call and
+	// keeps the connection.
+	MaxReplyBytes int64
 	// Err is set when the entry is unusable; the Manager reports it as that
 	// server's state and never connects it.
 	Err error
@@ -58,6 +72,11 @@ type fileEntry struct {
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
 	OAuth   *oauth.Config     `json:"oauth"`
+
+	Disabled          bool    `json:"disabled"`
+	ConnectTimeoutSec float64 `json:"connectTimeoutSec"`
+	CallTimeoutSec    float64 `json:"callTimeoutSec"`
+	MaxReplyMB        float64 `json:"maxReplyMB"`
 }
 
 // ParseConfig reads the common mcpServers file format:
@@ -65,11 +84,22 @@ type fileEntry struct {
 //	{"mcpServers": {"name": {"command": "...", "args": [...], "env": {...}},
 //	                "remote": {"url": "https://...", "headers": {...}}}}
 //
+// Besides command, args, env, cwd, type, url and headers, an entry may set
+// "disabled": true, "connectTimeoutSec", "callTimeoutSec" and "maxReplyMB".
+// ${NAME} and ${NAME:-default} in command, args, env and headers values, url
+// and cwd are expanded from the environment ([ExpandVars]).
+//
 // It returns the servers sorted by name. A bad entry does not fail the file:
 // it comes back with Err set (naming the server and the problem) so the other
 // servers still connect. err is non-nil only when the file itself is not an
 // mcpServers object.
 func ParseConfig(data []byte) (servers []ServerConfig, err error) {
+	return ParseConfigEnv(data, os.LookupEnv)
+}
+
+// ParseConfigEnv is ParseConfig expanding variables from lookup instead of
+// the process environment.
+func ParseConfigEnv(data []byte, lookup func(string) (string, bool)) (servers []ServerConfig, err error) {
 	var file struct {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
 	}
@@ -86,20 +116,50 @@ func ParseConfig(data []byte) (servers []ServerConfig, err error) {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		servers = append(servers, parseEntry(name, file.MCPServers[name]))
+		servers = append(servers, parseEntry(name, file.MCPServers[name], lookup))
 	}
 	return servers, nil
 }
 
-func parseEntry(name string, raw json.RawMessage) ServerConfig {
+func parseEntry(name string, raw json.RawMessage, lookup func(string) (string, bool)) ServerConfig {
 	cfg := ServerConfig{Name: name}
 	var e fileEntry
 	if err := json.Unmarshal(raw, &e); err != nil {
 		cfg.Err = fmt.Errorf("mcp server %q: entry is not a valid server object: %w", name, err)
 		return cfg
 	}
+	cfg.Disabled = e.Disabled
+	if e.Disabled {
+		// A disabled entry is often one whose secrets are not set in this
+		// environment: do not fail it for them.
+		return cfg
+	}
+	if err := expandEntry(&e, lookup); err != nil {
+		cfg.Err = fmt.Errorf("mcp server %q: %w", name, err)
+		return cfg
+	}
+	if err := expandOAuth(e.OAuth, lookup); err != nil {
+		cfg.Err = fmt.Errorf("mcp server %q: %w", name, err)
+		return cfg
+	}
 	cfg.Type, cfg.Command, cfg.Args, cfg.Env, cfg.Cwd = e.Type, e.Command, e.Args, e.Env, e.Cwd
 	cfg.URL, cfg.Headers, cfg.OAuth = e.URL, e.Headers, e.OAuth
+	for _, d := range []struct {
+		key   string
+		value float64
+		into  *time.Duration
+	}{{"connectTimeoutSec", e.ConnectTimeoutSec, &cfg.ConnectTimeout}, {"callTimeoutSec", e.CallTimeoutSec, &cfg.CallTimeout}} {
+		if d.value < 0 {
+			cfg.Err = fmt.Errorf("mcp server %q: %s must not be negative", name, d.key)
+			return cfg
+		}
+		*d.into = time.Duration(d.value * float64(time.Second))
+	}
+	if e.MaxReplyMB < 0 {
+		cfg.Err = fmt.Errorf("mcp server %q: maxReplyMB must not be negative", name)
+		return cfg
+	}
+	cfg.MaxReplyBytes = int64(e.MaxReplyMB * (1 << 20))
 	cfg.Err = cfg.Validate()
 	return cfg
 }
@@ -111,6 +171,9 @@ func (c ServerConfig) Validate() error {
 	}
 	if c.Name == "" {
 		return errors.New("mcp server with an empty name")
+	}
+	if c.Disabled {
+		return nil // never started: nothing else about it matters
 	}
 	if strings.ContainsAny(c.Name, " \t\r\n") {
 		return bad("name must not contain white space")

@@ -3,6 +3,7 @@ package pool_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -91,17 +92,83 @@ func TestBadEntryFailsOnlyItself(t *testing.T) {
 	}
 }
 
-// An entry's "oauth" object names the client its authorization uses; it
-// only makes sense for a streamable HTTP server.
-func TestParseConfigOAuthEntries(t *testing.T) {
+func TestParseConfigExpandsVariablesFromTheEnvironment(t *testing.T) {
+	env := map[string]string{"TOKEN": "s3cret", "HOME": "/home/me", "EMPTY": ""}
+	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
+	file := `{"mcpServers": {
+		"gh": {"command": "${HOME}/bin/gh-mcp", "args": ["--port", "${PORT:-8080}", "$$literal", "$HOME"],
+		       "env": {"GITHUB_TOKEN": "${TOKEN}", "MODE": "${EMPTY:-fallback}"}, "cwd": "${HOME}/work"},
+		"remote": {"url": "https://${HOST:-mcp.example.com}/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}},
+		"unset": {"command": "x", "env": {"A": "1", "KEY": "${MISSING_KEY}"}},
+		"bad": {"command": "x", "args": ["${not a name}"]},
+		"open": {"url": "https://x/${TOKEN"},
+		"off": {"command": "x", "env": {"KEY": "${MISSING_KEY}"}, "disabled": true}
+	}}`
+	servers, err := pool.ParseConfigEnv([]byte(file), lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]pool.ServerConfig{}
+	for _, s := range servers {
+		byName[s.Name] = s
+	}
+	gh := byName["gh"]
+	if gh.Err != nil || gh.Command != "/home/me/bin/gh-mcp" || gh.Cwd != "/home/me/work" ||
+		!cmp.Equal(gh.Args, []string{"--port", "8080", "$literal", "$HOME"}) ||
+		!cmp.Equal(gh.Env, map[string]string{"GITHUB_TOKEN": "s3cret", "MODE": "fallback"}) {
+		t.Errorf("gh = %+v", gh)
+	}
+	remote := byName["remote"]
+	if remote.Err != nil || remote.URL != "https://mcp.example.com/mcp" || remote.Headers["Authorization"] != "Bearer s3cret" {
+		t.Errorf("remote = %+v", remote)
+	}
+	wantErr := map[string]string{
+		"unset": `mcp server "unset": env.KEY: environment variable MISSING_KEY is not set (write ${MISSING_KEY:-default} to give it a default)`,
+		"bad":   `mcp server "bad": args[0]: ${not a name} is not a variable reference (want ${NAME} or ${NAME:-default})`,
+		"open":  `mcp server "open": url: "${TOKEN" has a ${ without its closing }`,
+	}
+	for name, want := range wantErr {
+		if got := byName[name].Err; got == nil || got.Error() != want {
+			t.Errorf("%s: err = %v, want %s", name, got, want)
+		}
+	}
+	if off := byName["off"]; !off.Disabled || off.Err != nil {
+		t.Errorf("a disabled entry is not checked further: %+v", off)
+	}
+}
+
+func TestParseConfigTimeoutsAndReplyLimit(t *testing.T) {
 	servers, err := pool.ParseConfig([]byte(`{"mcpServers": {
-		"github": {"url": "https://api.githubcopilot.com/mcp/", "oauth": {"clientId": "Iv1.abc", "clientSecret": "s3cret"}},
+		"a": {"command": "x", "connectTimeoutSec": 2.5, "callTimeoutSec": 600, "maxReplyMB": 256},
+		"neg": {"command": "x", "callTimeoutSec": -1}
+	}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := servers[0]
+	if a.Err != nil || a.ConnectTimeout != 2500*time.Millisecond || a.CallTimeout != 10*time.Minute || a.MaxReplyBytes != 256<<20 {
+		t.Errorf("a = %+v", a)
+	}
+	if neg := servers[1]; neg.Err == nil || neg.Err.Error() != `mcp server "neg": callTimeoutSec must not be negative` {
+		t.Errorf("neg: %v", neg.Err)
+	}
+}
+
+// An entry's "oauth" object names the client its authorization uses, with
+// ${VAR} expanded like the rest of the entry; it only makes sense for a
+// streamable HTTP server.
+func TestParseConfigOAuthEntries(t *testing.T) {
+	env := map[string]string{"GITHUB_SECRET": "s3cret"}
+	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
+	servers, err := pool.ParseConfigEnv([]byte(`{"mcpServers": {
+		"github": {"url": "https://api.githubcopilot.com/mcp/", "oauth": {"clientId": "Iv1.abc", "clientSecret": "${GITHUB_SECRET}"}},
+		"unset": {"url": "https://mcp.example/mcp", "oauth": {"clientId": "${NO_SUCH_CLIENT_ID}"}},
 		"cimd": {"url": "https://mcp.example/mcp", "oauth": {"clientMetadataUrl": "https://app.example/client.json"}},
 		"stdio": {"command": "x", "oauth": {}},
 		"sse": {"type": "sse", "url": "https://mcp.example/sse", "oauth": {}},
 		"secretOnly": {"url": "https://mcp.example/mcp", "oauth": {"clientSecret": "s"}},
 		"badCIMD": {"url": "https://mcp.example/mcp", "oauth": {"clientMetadataUrl": "http://app.example/"}}
-	}}`))
+	}}`), lookup)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +189,7 @@ func TestParseConfigOAuthEntries(t *testing.T) {
 		"sse":        `mcp server "sse": "oauth" needs a streamable HTTP "url"`,
 		"secretOnly": `mcp server "secretOnly": oauth: "clientSecret" needs a "clientId"`,
 		"badCIMD":    `mcp server "badCIMD": oauth: "clientMetadataUrl" must be an https URL with a path`,
+		"unset":      `mcp server "unset": oauth.clientId: environment variable NO_SUCH_CLIENT_ID is not set (write ${NO_SUCH_CLIENT_ID:-default} to give it a default)`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("entries (-want +got):\n%s", diff)

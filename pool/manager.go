@@ -2,6 +2,7 @@ package pool
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/mcpexec/mcpexec/internal/slogzero"
 	"github.com/mcpexec/mcpexec/oauth"
+	"github.com/mcpexec/mcpexec/toolpool"
 )
 
 // Options configures a Manager. The zero value works.
@@ -38,7 +40,9 @@ type Options struct {
 	// Manager's own, whose idle connections Close drops).
 	HTTPClient *http.Client
 	// ConnectTimeout bounds connecting plus initialize, and each full
-	// tools/list (default 60s: a first npx run downloads its package).
+	// tools/list, for servers without a timeout of their own (default
+	// DefaultConnectTimeout). Servers connect in the background: a slow
+	// one holds up only its own tools, and one that times out is retried.
 	ConnectTimeout time.Duration
 	// BackoffBase and BackoffMax shape the reconnect delays (defaults 500ms
 	// and 30s).
@@ -60,6 +64,11 @@ type Options struct {
 	ownHTTP bool // HTTPClient was made by withDefaults
 }
 
+// DefaultConnectTimeout bounds a server's start and handshake. A first npx
+// run that downloads its package may need longer; it is retried, and the
+// download is cached by then.
+const DefaultConnectTimeout = 15 * time.Second
+
 func (o Options) withDefaults() Options {
 	if o.Gate == nil {
 		o.Gate = AllowAll{}
@@ -71,7 +80,7 @@ func (o Options) withDefaults() Options {
 		o.ClientInfo = &mcp.Implementation{Name: "mcpexec", Version: "1"}
 	}
 	if o.ConnectTimeout <= 0 {
-		o.ConnectTimeout = 60 * time.Second
+		o.ConnectTimeout = DefaultConnectTimeout
 	}
 	if o.BackoffBase <= 0 {
 		o.BackoffBase = 500 * time.Millisecond
@@ -93,6 +102,9 @@ func (o Options) withDefaults() Options {
 	}
 	return o
 }
+
+// errManagerClosed is why a server is down after Close.
+var errManagerClosed = errors.New("the MCP connections were closed")
 
 // Manager keeps the configured servers connected and publishes the pool.
 // Every method is safe for concurrent use.
@@ -143,18 +155,22 @@ func New(ctx context.Context, servers []ServerConfig, opts Options) (*Manager, e
 		m.names = append(m.names, cfg.Name)
 	}
 	slices.Sort(m.names)
-	m.snapshot.Store(emptySnapshot)
 	ctx, m.cancel = context.WithCancel(ctx)
 	var valid []*server
 	for _, name := range m.names {
 		s := m.servers[name]
-		if s.cfg.Err != nil {
+		switch {
+		case s.cfg.Disabled:
+			m.status[name] = ServerStatus{Name: name, State: StateDisabled}
+			continue
+		case s.cfg.Err != nil:
 			m.status[name] = ServerStatus{Name: name, State: StateInvalid, Err: s.cfg.Err}
 			continue
 		}
 		m.status[name] = ServerStatus{Name: name, State: StateConnecting}
 		valid = append(valid, s)
 	}
+	m.rebuildLocked() // the servers still starting are known from the start
 	m.pending = len(valid)
 	if m.pending == 0 {
 		close(m.ready)
@@ -183,6 +199,12 @@ func (m *Manager) Close() error {
 	defer m.mu.Unlock()
 	if len(m.live) > 0 {
 		clear(m.live)
+		for name, st := range m.status {
+			if st.State == StateConnected {
+				st.State, st.Err = StateRetrying, errManagerClosed
+				m.status[name] = st
+			}
+		}
 		m.rebuildLocked()
 	}
 	return nil
@@ -248,10 +270,12 @@ func (m *Manager) withdraw(name string, state State, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := m.status[name]
+	before := s.Why()
 	s.State, s.Err, s.Tools = state, err, 0
 	m.status[name] = s
-	if _, was := m.live[name]; was {
-		delete(m.live, name)
+	_, was := m.live[name]
+	delete(m.live, name)
+	if was || s.Why() != before { // the pool, or why a server is down, changed
 		m.rebuildLocked()
 	}
 }
@@ -290,9 +314,14 @@ func (m *Manager) rebuildLocked() {
 			servers = append(servers, st)
 		}
 	}
-	snap := Build(servers, m.exclude)
+	var down []ServerDown
+	for _, name := range m.names {
+		if _, ok := m.live[name]; !ok {
+			down = append(down, ServerDown{Server: name, Why: m.status[name].Why()})
+		}
+	}
 	m.version++
-	snap.version = m.version
+	snap := toolpool.BuildVersion(servers, m.exclude, m.version).WithDown(down)
 	m.snapshot.Store(snap)
 	for ch := range m.subs {
 		select {

@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,26 @@ func usesOAuth(cfg ServerConfig) bool {
 		}
 	}
 	return true
+}
+
+// expandOAuth expands ${VAR} and ${VAR:-default} in an entry's oauth
+// settings, like the rest of the entry: a client secret belongs in the
+// environment, not in the file.
+func expandOAuth(c *oauth.Config, lookup func(string) (string, bool)) error {
+	if c == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		key   string
+		value *string
+	}{{"oauth.clientId", &c.ClientID}, {"oauth.clientSecret", &c.ClientSecret}, {"oauth.clientMetadataUrl", &c.ClientMetadataURL}} {
+		v, err := ExpandVars(*f.value, lookup)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.key, err)
+		}
+		*f.value = v
+	}
+	return nil
 }
 
 // oauthHandler returns the OAuth handler for one connection attempt, or nil

@@ -2,6 +2,7 @@ package pool
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -11,7 +12,7 @@ import (
 // and the images that travel beside it (never inside it).
 type Result struct {
 	// Value is the structuredContent (decoded JSON) when the server sent
-	// one, else the text parts joined by newlines (a string), else nil.
+	// one, else the reply's text (see Project) as a string, else nil.
 	Value any
 	// JSON is Value as JSON text, ready for a script: the structuredContent
 	// bytes exactly as the server sent them when the connection records
@@ -31,12 +32,19 @@ type Image struct {
 	Data []byte
 }
 
-// Project turns a tools/call reply into a Result. Only what the server
-// actually returned decides the value: a declared outputSchema without
-// structuredContent falls back to the text, and a reply of images only has
-// a nil value. A reply flagged isError becomes a *ToolError carrying the
-// tool's own text. Parts other than text and images (audio, resources) are
-// not part of the value.
+// Project turns a tools/call reply into a Result. Nothing the server sent
+// is lost, and only what it actually returned decides the value:
+//
+//   - structuredContent, when present, is the value (a declared
+//     outputSchema without it falls back to the text);
+//   - otherwise the value is the reply's text: every part in reply order,
+//     one per line, where a text part and an embedded text resource give
+//     their text, and a resource link, a binary resource and an audio part
+//     give a line naming what they are (URI, name, MIME type, size);
+//   - image parts travel beside the value as Images, so a reply of images
+//     only has a nil value.
+//
+// A reply flagged isError becomes a *ToolError carrying the same text.
 func Project(tool string, res *mcp.CallToolResult) (Result, error) {
 	return ProjectRaw(tool, res, nil)
 }
@@ -47,30 +55,101 @@ func ProjectRaw(tool string, res *mcp.CallToolResult, raw json.RawMessage) (Resu
 	if res == nil {
 		return Result{JSON: jsonNull}, nil
 	}
-	var texts []string
+	var lines []string
 	var images []Image
 	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			texts = append(texts, c.Text)
-		case *mcp.ImageContent:
-			images = append(images, Image{MIMEType: c.MIMEType, Data: c.Data})
+		if img, ok := c.(*mcp.ImageContent); ok {
+			images = append(images, Image{MIMEType: img.MIMEType, Data: img.Data})
+			continue
+		}
+		if line, ok := partText(c); ok {
+			lines = append(lines, line)
 		}
 	}
 	if res.IsError {
-		return Result{}, &ToolError{Tool: tool, Text: strings.Join(texts, "\n")}
+		return Result{}, &ToolError{Tool: tool, Text: strings.Join(lines, "\n")}
 	}
 	out := Result{Images: images, JSON: jsonNull}
 	switch {
 	case res.StructuredContent != nil:
 		out.Value = res.StructuredContent
 		out.JSON = structuredJSON(res.StructuredContent, raw)
-	case len(texts) > 0:
-		text := strings.Join(texts, "\n")
+	case len(lines) > 0:
+		text := strings.Join(lines, "\n")
 		out.Value = text
 		out.JSON, _ = json.Marshal(text)
 	}
 	return out, nil
+}
+
+// partText is what one non-image part contributes to the text of a reply.
+// Parts the SDK knows but a tool reply should not carry (sampling's tool
+// use and results) contribute nothing.
+func partText(c mcp.Content) (string, bool) {
+	switch c := c.(type) {
+	case *mcp.TextContent:
+		return c.Text, true
+	case *mcp.EmbeddedResource:
+		r := c.Resource
+		if r == nil {
+			return "", false
+		}
+		if r.Blob == nil && r.Text != "" {
+			return r.Text, true
+		}
+		return describePart("resource", r.URI, "", r.MIMEType, int64(len(r.Blob)), r.Blob != nil), true
+	case *mcp.ResourceLink:
+		size := int64(-1)
+		if c.Size != nil {
+			size = *c.Size
+		}
+		return describePart("resource link", c.URI, c.Name, c.MIMEType, size, false), true
+	case *mcp.AudioContent:
+		return describePart("audio", "", "", c.MIMEType, int64(len(c.Data)), true), true
+	}
+	return "", false
+}
+
+// describePart is the line standing for a part whose content is not text:
+// "[resource link: file:///a.txt, name "a.txt", text/plain, 1.2 KB]".
+// size < 0 is unknown; binary says the content itself is not shown.
+func describePart(kind, uri, name, mimeType string, size int64, binary bool) string {
+	fields := []string{}
+	if uri != "" {
+		fields = append(fields, uri)
+	}
+	if name != "" {
+		fields = append(fields, fmt.Sprintf("name %q", name))
+	}
+	if mimeType != "" {
+		fields = append(fields, mimeType)
+	}
+	switch {
+	case size == 0 && !binary:
+		fields = append(fields, "empty")
+	case size >= 0:
+		fields = append(fields, byteSize(size))
+	}
+	if binary {
+		fields = append(fields, "binary content not shown")
+	}
+	return "[" + kind + ": " + strings.Join(fields, ", ") + "]"
+}
+
+// byteSize writes a size for people: "512 bytes", "1.5 KB", "8.0 MB".
+func byteSize(n int64) string {
+	switch {
+	case n < 1<<10:
+		if n == 1 {
+			return "1 byte"
+		}
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
 }
 
 // structuredJSON returns the structuredContent as the server wrote it, or

@@ -10,7 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-func TestORCH2_ProjectTable(t *testing.T) {
+// Proves ORCH-2, EDGE-20.
+func TestORCH2_EDGE20_ProjectTable(t *testing.T) {
 	img := &mcp.ImageContent{MIMEType: "image/png", Data: []byte{1, 2}}
 	cases := []struct {
 		name string
@@ -33,9 +34,28 @@ func TestORCH2_ProjectTable(t *testing.T) {
 		{"text and image",
 			&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "cap"}, img}},
 			pool.Result{Value: "cap", JSON: raw(`"cap"`), Images: []pool.Image{{MIMEType: "image/png", Data: []byte{1, 2}}}}},
-		{"audio and links are not the value",
-			&mcp.CallToolResult{Content: []mcp.Content{&mcp.AudioContent{MIMEType: "audio/wav"}, &mcp.ResourceLink{URI: "file:///x", Name: "x"}}},
-			pool.Result{JSON: raw(`null`)}},
+		{"audio and a link are named in order, nothing dropped",
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.AudioContent{MIMEType: "audio/wav", Data: make([]byte, 3000)}, &mcp.ResourceLink{URI: "file:///x", Name: "x"}}},
+			pool.Result{
+				Value: "[audio: audio/wav, 2.9 KB, binary content not shown]\n[resource link: file:///x, name \"x\"]",
+				JSON:  raw(`"[audio: audio/wav, 2.9 KB, binary content not shown]\n[resource link: file:///x, name \"x\"]"`)}},
+		{"a status line and an embedded file: both, in order",
+			&mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.TextContent{Text: "successfully downloaded text file"},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "repo://o/r/contents/README.md", MIMEType: "text/markdown", Text: "# Title\nbody"}},
+			}},
+			pool.Result{Value: "successfully downloaded text file\n# Title\nbody", JSON: raw(`"successfully downloaded text file\n# Title\nbody"`)}},
+		{"a link alone with its size is a line, not null",
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.ResourceLink{URI: "test://static/resource/1", Name: "Resource 1", MIMEType: "text/plain", Size: new(int64(1536))}}},
+			pool.Result{Value: `[resource link: test://static/resource/1, name "Resource 1", text/plain, 1.5 KB]`,
+				JSON: raw(`"[resource link: test://static/resource/1, name \"Resource 1\", text/plain, 1.5 KB]"`)}},
+		{"a binary resource is named with its size",
+			&mcp.CallToolResult{Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a.gz", MIMEType: "application/gzip", Blob: []byte{1, 2, 3}}}}},
+			pool.Result{Value: "[resource: file:///a.gz, application/gzip, 3 bytes, binary content not shown]",
+				JSON: raw(`"[resource: file:///a.gz, application/gzip, 3 bytes, binary content not shown]"`)}},
+		{"structured content still wins over every part",
+			&mcp.CallToolResult{StructuredContent: map[string]any{"k": 1.0}, Content: []mcp.Content{&mcp.ResourceLink{URI: "file:///x"}}},
+			pool.Result{Value: map[string]any{"k": 1.0}, JSON: raw(`{"k":1}`)}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -72,6 +92,7 @@ func TestProjectIsErrorPassesTheToolTextThrough(t *testing.T) {
 	}{
 		{[]mcp.Content{&mcp.TextContent{Text: "no such repo"}}, "no such repo"},
 		{[]mcp.Content{&mcp.TextContent{Text: "a"}, &mcp.TextContent{Text: "b"}}, "a\nb"},
+		{[]mcp.Content{&mcp.TextContent{Text: "failed:"}, &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "log://1", Text: "trace"}}}, "failed:\ntrace"},
 		{nil, `MCP tool "mcp__s__t" reported an error without a message.`},
 	}
 	for _, c := range cases {

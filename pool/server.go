@@ -31,6 +31,46 @@ type server struct {
 // errClosedByServer ends a session the server closed (or died in).
 var errClosedByServer = errors.New("connection closed by the server")
 
+// errHandshakeTimeout is a server that did not finish initialize in time.
+// Models read it (as why a server is down): no figures in it.
+var errHandshakeTimeout = errors.New("the server did not finish the MCP handshake in time")
+
+// connectTimeout is the server's own, or the Manager's.
+func (s *server) connectTimeout() time.Duration {
+	if s.cfg.ConnectTimeout > 0 {
+		return s.cfg.ConnectTimeout
+	}
+	return s.m.opts.ConnectTimeout
+}
+
+// connHandle keeps the connection a transport made, so that a dead one can
+// be closed without waiting for the session. The connection itself is
+// handed to the SDK unwrapped: it looks for methods of its own types on it.
+type connHandle struct {
+	mcp.Transport
+	mu   sync.Mutex
+	conn mcp.Connection
+}
+
+func (h *connHandle) Connect(ctx context.Context) (mcp.Connection, error) {
+	conn, err := h.Transport.Connect(ctx)
+	h.mu.Lock()
+	h.conn = conn
+	h.mu.Unlock()
+	return conn, err
+}
+
+// abort closes the connection: reads end, and with them every call still
+// waiting for an answer.
+func (h *connHandle) abort() {
+	h.mu.Lock()
+	conn := h.conn
+	h.mu.Unlock()
+	if conn != nil {
+		_ = conn.Close()
+	}
+}
+
 // suspect asks the run loop to check the connection: over HTTP a server that
 // went away is only noticed when a request fails.
 func (s *server) suspect() {
@@ -85,14 +125,14 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	// cancels it only while connecting.
 	sessionCtx, endSession := context.WithCancel(ctx)
 	defer endSession()
-	deadline := newConnectDeadline(s.m.opts.ConnectTimeout, endSession)
+	deadline := newConnectDeadline(s.connectTimeout(), endSession)
 	defer deadline.stop()
 	authz, err := s.oauthHandler(ctx, deadline)
 	if err != nil {
 		return 0, err
 	}
 	tap := newWireTap()
-	transport, err := transportFor(ctx, s.cfg, &s.m.opts, tap, authz)
+	transport, err := transportFor(ctx, s.cfg, &s.m.opts, tap, s.suspect, authz)
 	if err != nil {
 		return 0, err
 	}
@@ -104,13 +144,17 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		}
 	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
-	session, err := client.Connect(sessionCtx, transport, nil)
-	if deadline.stop() && err == nil {
-		_ = session.Close()
-		err = context.DeadlineExceeded
+	handle := &connHandle{Transport: transport}
+	session, err := client.Connect(sessionCtx, handle, nil)
+	if deadline.stop() {
+		if err == nil {
+			_ = session.Close()
+		}
+		// The process ends because it was stopped, which says nothing.
+		return 0, errHandshakeTimeout
 	}
 	if err != nil {
-		return 0, explain(transport, fmt.Errorf("connect: %w", err))
+		return 0, explain(transport, err)
 	}
 	ended := make(chan struct{})
 	go func() {
@@ -119,6 +163,12 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	}()
 	defer func() {
 		s.live.Store(nil)
+		if err != nil {
+			// The connection is dead: close it under the session first.
+			// The SDK's Close waits for the calls in flight, and over HTTP
+			// those wait out a reconnect schedule before they fail.
+			handle.abort()
+		}
 		_ = session.Close() // for stdio: returns once the process is reaped
 		<-ended
 		if err != nil {
@@ -183,7 +233,7 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 
 // ping checks that the server still answers; nil when ctx ended.
 func (s *server) ping(ctx context.Context, session *mcp.ClientSession) error {
-	pctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
+	pctx, cancel := context.WithTimeout(ctx, s.connectTimeout())
 	defer cancel()
 	if err := session.Ping(pctx, nil); err != nil && ctx.Err() == nil {
 		return fmt.Errorf("the server stopped answering: %w", err)
@@ -194,7 +244,7 @@ func (s *server) ping(ctx context.Context, session *mcp.ClientSession) error {
 // list reads every page of tools/list. Entries come from the raw reply when
 // the transport records it (exact bytes), else from the SDK's decoding.
 func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *wireTap) ([]Tool, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.m.opts.ConnectTimeout)
+	ctx, cancel := context.WithTimeout(ctx, s.connectTimeout())
 	defer cancel()
 	var tools []Tool
 	seen := map[string]bool{}
@@ -258,15 +308,26 @@ func normalize(t Tool) Tool {
 	return t
 }
 
-// explain adds how the server process ended, with the tail of its stderr,
-// when the transport started one.
+// explain replaces err by how the server process ended, with the tail of
+// its stderr, when the transport started one that has exited: after a
+// crash the protocol error (EOF, a failed ping) says nothing the exit does
+// not say better.
 func explain(t mcp.Transport, err error) error {
 	r, ok := t.(interface{ exitReason() error })
 	if !ok {
 		return err
 	}
 	if why := r.exitReason(); why != nil {
-		return fmt.Errorf("%w (%v)", err, why)
+		return &exitError{why: why, err: err}
 	}
 	return err
 }
+
+// exitError is a connection that ended with its server process.
+type exitError struct {
+	why error // how the process ended
+	err error // what the connection saw
+}
+
+func (e *exitError) Error() string { return e.why.Error() }
+func (e *exitError) Unwrap() error { return e.err }

@@ -13,6 +13,8 @@ const (
 	StateRetrying
 	// StateInvalid: the configuration entry is unusable (see Err).
 	StateInvalid
+	// StateDisabled: the entry says "disabled": true; it is never started.
+	StateDisabled
 	// StateAuthorizationRequired: the server needs OAuth authorization by a
 	// person before it can connect; the authorization is pending, or no
 	// one can be asked. Err is oauth.ErrAuthorizationRequired.
@@ -29,6 +31,8 @@ func (s State) String() string {
 		return "retrying"
 	case StateInvalid:
 		return "invalid"
+	case StateDisabled:
+		return "disabled"
 	case StateAuthorizationRequired:
 		return "authorization required"
 	}
@@ -45,4 +49,21 @@ type ServerStatus struct {
 	Err error
 	// Connects counts successful connections, reconnects included.
 	Connects int
+}
+
+// Why says why a server that is not connected is down, in words for a
+// model and a person: "still starting", "disabled in the MCP servers
+// configuration", or its last error.
+func (s ServerStatus) Why() string {
+	switch {
+	case s.State == StateConnected:
+		return ""
+	case s.State == StateDisabled:
+		return "disabled in the MCP servers configuration"
+	case s.Err != nil:
+		return s.Err.Error()
+	case s.State == StateConnecting:
+		return "still starting"
+	}
+	return "not connected"
 }

@@ -9,8 +9,8 @@ func textUnknownTool(name string) string {
 	return fmt.Sprintf("MCP tool %q is not in the current tool pool; it may have been removed since the tool list was shown.", name)
 }
 
-func textServerDown(name, server string) string {
-	return fmt.Sprintf("MCP tool %q is not available: its server %q is not connected right now.", name, server)
+func textServerDown(name, server, why string) string {
+	return fmt.Sprintf("MCP tool %q is not available: its server %q is not connected: %s", name, server, why)
 }
 
 func textConnectionLost(name, server string) string {

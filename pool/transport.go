@@ -9,9 +9,10 @@ import (
 )
 
 // transportFor builds a fresh transport for one connection attempt. tap, when
-// the transport is newline JSON, records raw tools/list replies;
-// authz, when not nil, authorizes a streamable HTTP connection with OAuth.
-func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wireTap, authz auth.OAuthHandler) (mcp.Transport, error) {
+// the transport is newline JSON, records raw tools/list replies; broken is
+// called when an HTTP request or stream fails in transport; authz, when not
+// nil, authorizes a streamable HTTP connection with OAuth.
+func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wireTap, broken func(), authz auth.OAuthHandler) (mcp.Transport, error) {
 	switch {
 	case cfg.Dial != nil:
 		t, err := cfg.Dial(ctx)
@@ -26,14 +27,12 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wir
 	case cfg.Command != "":
 		return tapTransport{Transport: &stdioTransport{cfg: cfg, grace: opts.StopGrace, log: opts.Logger}, tap: tap}, nil
 	case cfg.Type == "sse":
-		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient(opts.HTTPClient, cfg.Headers)}, nil
+		client := *httpClient(opts.HTTPClient, cfg.Headers)
+		client.Transport = watchRoundTripper{next: orDefault(client.Transport), broken: broken}
+		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: &client}, nil
 	default:
 		client := *httpClient(opts.HTTPClient, cfg.Headers)
-		next := client.Transport
-		if next == nil {
-			next = http.DefaultTransport
-		}
-		client.Transport = tapRoundTripper{next: next, tap: tap}
+		client.Transport = tapRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, tap: tap}
 		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, OAuthHandler: authz}, nil
 	}
 }
@@ -45,11 +44,7 @@ func httpClient(base *http.Client, headers map[string]string) *http.Client {
 		return base
 	}
 	c := *base
-	next := c.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	c.Transport = headerTransport{next: next, headers: headers}
+	c.Transport = headerTransport{next: orDefault(c.Transport), headers: headers}
 	return &c
 }
 
@@ -64,4 +59,11 @@ func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Header.Set(k, v)
 	}
 	return t.next.RoundTrip(req)
+}
+
+func orDefault(t http.RoundTripper) http.RoundTripper {
+	if t == nil {
+		return http.DefaultTransport
+	}
+	return t
 }

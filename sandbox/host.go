@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
+	"strings"
 )
 
 // Host executes what a script asks of the outside world. Run calls it from
@@ -44,6 +45,7 @@ type Image struct {
 type ToolSet struct {
 	names []string
 	set   map[string]struct{}
+	down  map[string]string // configured servers that are not connected: why
 }
 
 // NewToolSet builds a ToolSet from full tool names.
@@ -74,4 +76,44 @@ func (ts *ToolSet) Names() []string {
 		return nil
 	}
 	return ts.names
+}
+
+// WithDown returns a copy of ts that also knows the configured servers that
+// are not connected (server name -> why, e.g. "still starting" or the
+// connection error), so that a call to one of their tools says so instead
+// of calling the tool unknown.
+func (ts *ToolSet) WithDown(down map[string]string) *ToolSet {
+	out := &ToolSet{}
+	if ts != nil {
+		*out = *ts
+	}
+	if out.set == nil {
+		out.set = map[string]struct{}{}
+	}
+	out.down = down
+	return out
+}
+
+// refusal is the message for a call to name, which is not reachable.
+func (ts *ToolSet) refusal(name string) string {
+	if ts != nil {
+		server := ""
+		for s := range ts.down {
+			if strings.HasPrefix(name, mcpPrefix+s+"__") && len(s) > len(server) {
+				server = s
+			}
+		}
+		if server != "" {
+			return msgServerDown(name, server, ts.down[server])
+		}
+	}
+	return msgUnknownTool(name)
+}
+
+// downServers is what crosses to a worker.
+func (ts *ToolSet) downServers() map[string]string {
+	if ts == nil {
+		return nil
+	}
+	return ts.down
 }

@@ -14,7 +14,7 @@ import (
 // over a pair of pipes. Only plain JSON crosses, so ISO-6 holds by
 // construction. One run at a time:
 //
-//	host   -> worker  start   {code, tools, limits}
+//	host   -> worker  start   {code, tools, down, limits}
 //	worker -> host    call    {id, kind, name, args}  a nested call for the host
 //	worker -> host    called  {name}              a call rejected in the worker
 //	                                              (over the cap); with call,
@@ -47,9 +47,10 @@ type frame struct {
 	ID   uint64 `json:"id,omitempty"`
 
 	// start
-	Code   string   `json:"code,omitempty"`
-	Tools  []string `json:"tools,omitempty"`
-	Limits *Limits  `json:"limits,omitempty"`
+	Code   string            `json:"code,omitempty"`
+	Tools  []string          `json:"tools,omitempty"`
+	Down   map[string]string `json:"down,omitempty"` // server -> why it is not connected
+	Limits *Limits           `json:"limits,omitempty"`
 
 	// called, call
 	Kind string          `json:"kind,omitempty"`

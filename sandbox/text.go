@@ -21,6 +21,10 @@ func msgUnknownTool(name string) string {
 	return fmt.Sprintf("Unknown tool %q: only MCP tools in the current pool are reachable. Use %s to find one.", name, searchCallForm)
 }
 
+func msgServerDown(name, server, why string) string {
+	return fmt.Sprintf("MCP tool %q is not available: its server %q is not connected: %s", name, server, why)
+}
+
 func msgSearchNotTopLevel() string {
 	return fmt.Sprintf("tools.search is not reachable: search lives only at %s. Use it to find the tool you need.", searchCallForm)
 }

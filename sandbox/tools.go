@@ -37,7 +37,7 @@ func (t *toolsObject) Get(key string) goja.Value {
 			return t.x.callTool(name, call.Argument(0))
 		})
 	case strings.HasPrefix(key, mcpPrefix):
-		message := msgUnknownTool(key)
+		message := t.x.req.Tools.refusal(key)
 		w = t.x.realm.newFunction(key, func(goja.FunctionCall) goja.Value {
 			return t.x.realm.rejected(message)
 		})

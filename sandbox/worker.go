@@ -143,7 +143,7 @@ func serveRun(c *conn, d *dispatcher, start frame) frame {
 	}
 	req := Request{
 		Code:   start.Code,
-		Tools:  NewToolSet(start.Tools),
+		Tools:  NewToolSet(start.Tools).WithDown(start.Down),
 		Limits: limits,
 		Host:   &pipeHost{c: c, d: d},
 		OnLog:  func(text string) { _ = c.send(frame{Type: frameLog, Text: text}) },

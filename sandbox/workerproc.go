@@ -27,6 +27,11 @@ type Worker struct {
 	exitState *os.ProcessState
 	exitErr   error
 	output    *headBuffer // what the worker printed (its crash report, if any)
+	// pid is the worker process (0 in process mode); memoryLimit its cap.
+	pid         int
+	memoryLimit int64
+	// overMemory is set when the host killed the worker for its memory.
+	overMemory atomic.Bool
 
 	// current is the run in progress: the reader hands it the run's call,
 	// called and log frames directly, saving a hand-off per frame.
@@ -94,6 +99,9 @@ func startProcessWorker(opts WorkerOptions) (*Worker, error) {
 		frames: make(chan frame, 16),
 		exited: make(chan struct{}),
 		output: output,
+		pid:    cmd.Process.Pid,
+
+		memoryLimit: opts.MemoryLimit,
 	}
 	pid := cmd.Process.Pid
 	var once sync.Once
@@ -175,15 +183,17 @@ func (w *Worker) crashReason() string {
 		w.kill()
 		<-w.exited
 	}
-	out := strings.ToLower(w.output.String())
-	switch {
-	case strings.Contains(out, "out of memory"), strings.Contains(out, "cannot allocate memory"),
-		strings.Contains(out, "failed to allocate"):
-		return msgWorkerOutOfMemory
-	case strings.Contains(out, "stack exceeds"), strings.Contains(out, "stack overflow"):
-		return msgWorkerStackOverflow
+	return crashCause(w.output.String(), w.overMemory.Load())
+}
+
+// overCap reports whether the worker process's resident set is over its
+// memory cap.
+func (w *Worker) overCap() bool {
+	if w.pid == 0 || w.memoryLimit <= 0 {
+		return false
 	}
-	return msgWorkerCrashed
+	rss, ok := residentBytes(w.pid)
+	return ok && rss > w.memoryLimit
 }
 
 // describeExit is the worker's end for logs (never for the model).

@@ -36,12 +36,18 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 		h.end()
 	}()
 
-	if err := w.conn.send(frame{Type: frameStart, Code: req.Code, Tools: req.Tools.Names(), Limits: &limits}); err != nil {
+	if err := w.conn.send(frame{Type: frameStart, Code: req.Code, Tools: req.Tools.Names(), Down: req.Tools.downServers(), Limits: &limits}); err != nil {
 		w.spent = true
 		return h.failure(w.crashReason())
 	}
 	hard := time.NewTimer(limits.Timeout + killGrace)
 	defer hard.Stop()
+	var memoryCheck <-chan time.Time
+	if w.pid != 0 {
+		tick := time.NewTicker(memoryCheckInterval)
+		defer tick.Stop()
+		memoryCheck = tick.C
+	}
 	for {
 		select {
 		case f, ok := <-w.frames:
@@ -64,6 +70,14 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 		case <-ctx.Done():
 			w.abandon()
 			return h.failure(msgAborted)
+		case <-memoryCheck:
+			if w.overCap() {
+				w.overMemory.Store(true)
+				w.abandon()
+				logger := h.logger()
+				logger.Warn().Int64("limit", w.memoryLimit).Msg("sandbox: worker killed over its memory cap")
+				return h.failure(msgWorkerOutOfMemory)
+			}
 		}
 	}
 }
@@ -153,7 +167,7 @@ func (h *hostSide) admit(f frame) string {
 	case f.Kind == callKindSearch:
 		return ""
 	case f.Kind != callKindTool || !h.req.Tools.Has(f.Name):
-		return msgUnknownTool(f.Name)
+		return h.req.Tools.refusal(f.Name)
 	}
 	return ""
 }

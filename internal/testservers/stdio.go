@@ -3,6 +3,7 @@ package testservers
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -16,6 +17,10 @@ const (
 	kindSleeper   = "sleeper"
 	kindStubborn  = "stubborn"
 	kindNoisy     = "noisy"
+	kindContent   = "content"
+	kindSilent    = "silent"
+	kindCrash     = "crash-at-start"
+	kindHTTP      = "http"
 	// envBlockFile names a file whose existence makes the behaviour server
 	// fail at start, so a test controls when a reconnect can succeed.
 	envBlockFile = "MCPEXEC_TESTSERVER_BLOCKFILE"
@@ -53,6 +58,19 @@ func MaybeServe() {
 		signal.Ignore(syscall.SIGTERM)
 		_ = Behaviour(BehaviourOptions{Process: true}).Run(context.Background(), &mcp.StdioTransport{})
 		select {}
+	case kindContent:
+		_ = Content().Run(context.Background(), &mcp.StdioTransport{})
+		os.Exit(0)
+	case kindSilent:
+		// Reads what the client sends and never answers: a handshake
+		// that never ends.
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	case kindCrash:
+		fmt.Fprintln(os.Stderr, CrashMessage)
+		os.Exit(1)
+	case kindHTTP:
+		os.Exit(serveHTTP())
 	default:
 		fmt.Fprintln(os.Stderr, "unknown test server kind", os.Getenv(envKind))
 		os.Exit(2)
@@ -94,5 +112,32 @@ const NoisyBanner = "No X display available, continuing headless"
 func NoisyCommand() (command string, args []string, env map[string]string) {
 	command, args, env = StdioCommand("")
 	env[envKind] = kindNoisy
+	return command, args, env
+}
+
+// ContentCommand is like StdioCommand for the Content server.
+func ContentCommand() (command string, args []string, env map[string]string) {
+	return kindCommand(kindContent)
+}
+
+// SilentCommand is like StdioCommand for a server that reads its input and
+// never answers, so its handshake never ends.
+func SilentCommand() (command string, args []string, env map[string]string) {
+	return kindCommand(kindSilent)
+}
+
+// CrashMessage is what the crash-at-start server prints on stderr before it
+// exits with status 1.
+const CrashMessage = "fatal: missing API key"
+
+// CrashAtStartCommand is like StdioCommand for a server that prints
+// CrashMessage on stderr and exits at once.
+func CrashAtStartCommand() (command string, args []string, env map[string]string) {
+	return kindCommand(kindCrash)
+}
+
+func kindCommand(kind string) (command string, args []string, env map[string]string) {
+	command, args, env = StdioCommand("")
+	env[envKind] = kind
 	return command, args, env
 }

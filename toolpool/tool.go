@@ -1,4 +1,4 @@
-package pool
+package toolpool
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package permissions_test
+package actors_test
 
 import (
 	"context"
@@ -10,16 +10,11 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/permissions"
 )
-
-// guard bounds every wait in these tests; reaching it is a failure, never
-// the expected path.
-const guard = 10 * time.Second
-
-func newSystem(t *testing.T) *actor.ActorSystem { return newBenchSystem(t) }
 
 // newBenchSystem is an actor system whose own logger is silent.
 func newBenchSystem(tb testing.TB) *actor.ActorSystem {
@@ -129,7 +124,7 @@ func noPrompter(t *testing.T) permissions.Prompter {
 }
 
 // admitAsync runs Admit on its own goroutine.
-func admitAsync(g *permissions.Gate, ctx context.Context, tool string) <-chan error {
+func admitAsync(g *actors.Gate, ctx context.Context, tool string) <-chan error {
 	done := make(chan error, 1)
 	go func() { done <- g.Admit(ctx, tool, []byte(`{}`)) }()
 	return done

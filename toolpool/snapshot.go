@@ -1,4 +1,4 @@
-package pool
+package toolpool
 
 import (
 	"slices"
@@ -30,11 +30,17 @@ type Snapshot struct {
 	servers      []string
 	instructions map[string]string
 	conflicts    []string
+	down         []ServerDown // configured servers not connected, by name
 	version      uint64
 }
 
-// emptySnapshot is the pool with nothing connected.
-var emptySnapshot = Build(nil, nil)
+// ServerDown is a configured server whose tools are not in the pool, and
+// why, in words a model can be shown ("it is still starting", the
+// connection error...).
+type ServerDown struct {
+	Server string
+	Why    string
+}
 
 // Build is the pool constructor: every tool of the given servers, named
 // mcp__<server>__<leaf>, minus the ones exclude removes. Declarations, the
@@ -46,12 +52,18 @@ var emptySnapshot = Build(nil, nil)
 // either, so both are left out of the pool and reported by Conflicts. A server
 // listing one tool name twice keeps its first entry.
 func Build(servers []ServerTools, exclude Exclude) *Snapshot {
+	return BuildVersion(servers, exclude, 0)
+}
+
+// BuildVersion is Build for a publisher that numbers its snapshots: the
+// result reports version from Version.
+func BuildVersion(servers []ServerTools, exclude Exclude, version uint64) *Snapshot {
 	total := 0
 	for _, s := range servers {
 		total += len(s.Tools)
 	}
 	all := make([]Tool, 0, total)
-	s := &Snapshot{instructions: make(map[string]string, len(servers))}
+	s := &Snapshot{instructions: make(map[string]string, len(servers)), version: version}
 	for _, srv := range servers {
 		s.servers = append(s.servers, srv.Server)
 		if srv.Instructions != "" {
@@ -130,10 +142,53 @@ func (s *Snapshot) Instructions(server string) (text string, ok bool) {
 	return text, ok
 }
 
-// Version increases with every snapshot a Manager publishes (0 for one made
-// directly by Build), so a holder can tell whether the pool moved on.
+// Version increases with every snapshot a publisher (the pool's Manager)
+// makes with BuildVersion (0 for one made by Build), so a holder can tell
+// whether the pool moved on.
 func (s *Snapshot) Version() uint64 { return s.version }
 
 // Conflicts lists the full names two servers both produced; they are left
 // out of the pool (see Build).
 func (s *Snapshot) Conflicts() []string { return slices.Clone(s.conflicts) }
+
+// Down lists the configured servers that are not connected, sorted by name,
+// each with why (see ServerStatus.Why). A snapshot made by Build has none.
+func (s *Snapshot) Down() []ServerDown {
+	if s == nil {
+		return nil
+	}
+	return slices.Clone(s.down)
+}
+
+// Unavailable explains a name that is not in the pool because its server is
+// configured but not connected: it returns that server and why. ok is false
+// when the name is in the pool, or could belong to a connected server (then
+// it is simply not one of its tools), or to no configured server at all.
+//
+// With servers "a" and "a__b", the name mcp__a__b__x could belong to either;
+// it counts as down only when every server it could belong to is down, and
+// then names the longest such server.
+func (s *Snapshot) Unavailable(name string) (down ServerDown, ok bool) {
+	if _, listed := s.index[name]; listed {
+		return ServerDown{}, false
+	}
+	for _, server := range s.servers {
+		if strings.HasPrefix(name, FullName(server, "")) {
+			return ServerDown{}, false
+		}
+	}
+	for _, d := range s.down {
+		if strings.HasPrefix(name, FullName(d.Server, "")) && len(d.Server) > len(down.Server) {
+			down, ok = d, true
+		}
+	}
+	return down, ok
+}
+
+// WithDown returns a copy of s that also records the configured servers
+// that are not connected (see Down and Unavailable).
+func (s *Snapshot) WithDown(down []ServerDown) *Snapshot {
+	out := *s
+	out.down = slices.Clone(down)
+	return &out
+}

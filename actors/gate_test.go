@@ -1,4 +1,4 @@
-package permissions_test
+package actors_test
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/permissions"
 )
 
-func startGate(t *testing.T, store permissions.RuleStore, p permissions.Prompter) *permissions.Gate {
+func startGate(t *testing.T, store permissions.RuleStore, p permissions.Prompter) *actors.Gate {
 	t.Helper()
-	g, err := permissions.StartGate(newSystem(t), permissions.GateOptions{Store: store, Prompter: p})
+	g, err := actors.StartGate(newSystem(t), actors.GateOptions{Store: store, Prompter: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestPERM1_AllowAlwaysSettlesQueuedCallsToTheSameTool(t *testing.T) {
 }
 
 // waitQueued waits until n questions wait behind the open prompt.
-func waitQueued(t *testing.T, g *permissions.Gate, n int) {
+func waitQueued(t *testing.T, g *actors.Gate, n int) {
 	t.Helper()
 	waitUntil(t, func() bool { return g.Queued() == n })
 }
@@ -302,7 +303,7 @@ func TestPERM1_PrompterFailureIsNotADenial(t *testing.T) {
 // Proves PERM-1.
 func TestPERM1_StopAnswersOpenQuestions(t *testing.T) {
 	prompter := newScriptedPrompter()
-	g, err := permissions.StartGate(newSystem(t), permissions.GateOptions{Store: &memoryStore{}, Prompter: prompter})
+	g, err := actors.StartGate(newSystem(t), actors.GateOptions{Store: &memoryStore{}, Prompter: prompter})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package messages
+package actors
 
 import "github.com/mcpexec/mcpexec/sandbox"
 

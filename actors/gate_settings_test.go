@@ -1,4 +1,4 @@
-package permissions_test
+package actors_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/hotreload"
 	"github.com/mcpexec/mcpexec/permissions"
 )
@@ -25,7 +26,7 @@ func TestPERM1_AllowAlwaysPersistsTheLeafRuleInTheSettingsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	prompter := newScriptedPrompter()
-	g, err := permissions.StartGate(system, permissions.GateOptions{Store: svc, Prompter: prompter})
+	g, err := actors.StartGate(system, actors.GateOptions{Store: svc, Prompter: prompter})
 	if err != nil {
 		t.Fatal(err)
 	}

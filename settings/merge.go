@@ -1,4 +1,4 @@
-package hotreload
+package settings
 
 import (
 	"slices"
@@ -6,7 +6,8 @@ import (
 	"github.com/mcpexec/mcpexec/messages"
 )
 
-// Config is the merged, effective configuration (see messages.Config).
+// Config is the merged, effective configuration (see messages.Config,
+// where it is defined so that every actor can carry it).
 type Config = messages.Config
 
 // DefaultEnableExec is enableExec when no source sets it.

@@ -1,4 +1,4 @@
-package hotreload_test
+package settings_test
 
 import (
 	"strings"
@@ -6,13 +6,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/mcpexec/mcpexec/hotreload"
+	"github.com/mcpexec/mcpexec/settings"
 )
 
 func ptr[T any](v T) *T { return &v }
 
 func TestParseSettings(t *testing.T) {
-	got, err := hotreload.ParseSettings([]byte(`{
+	got, err := settings.ParseSettings([]byte(`{
   "enableExec": false,
   "theme": {"unknown": ["keys", "are", "ignored"]},
   "permissions": {"allow": ["mcp__github__get_me"], "ask": ["mcp__github"], "deny": ["Exec"], "defaultMode": "x"},
@@ -21,9 +21,9 @@ func TestParseSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := hotreload.Settings{
+	want := settings.Settings{
 		EnableExec: ptr(false),
-		Permissions: hotreload.PermissionRules{
+		Permissions: settings.PermissionRules{
 			Allow: []string{"mcp__github__get_me"}, Ask: []string{"mcp__github"}, Deny: []string{"Exec"},
 		},
 		DisallowedTools: []string{"mcp__stripe"},
@@ -32,7 +32,7 @@ func TestParseSettings(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	for _, empty := range []string{"", "  \n", "{}", `{"permissions": null}`} {
-		s, err := hotreload.ParseSettings([]byte(empty))
+		s, err := settings.ParseSettings([]byte(empty))
 		if err != nil || s.EnableExec != nil || len(s.Permissions.Allow) != 0 {
 			t.Errorf("ParseSettings(%q) = %+v, %v; want empty settings", empty, s, err)
 		}
@@ -52,7 +52,7 @@ func TestParseSettingsErrorsSayWhere(t *testing.T) {
 		{`{} {}`, "invalid JSON"},
 	}
 	for _, c := range cases {
-		_, err := hotreload.ParseSettings([]byte(c.doc))
+		_, err := settings.ParseSettings([]byte(c.doc))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ParseSettings(%q) = %v, want an error containing %q", c.doc, err, c.want)
 		}
@@ -61,33 +61,33 @@ func TestParseSettingsErrorsSayWhere(t *testing.T) {
 
 // Proves SWITCH-1.
 func TestSWITCH1_EnableExecDefaultsToTrue(t *testing.T) {
-	if cfg := hotreload.Merge(); !cfg.EnableExec {
+	if cfg := settings.Merge(); !cfg.EnableExec {
 		t.Error("no settings at all: EnableExec = false, want true")
 	}
-	file := hotreload.Settings{Permissions: hotreload.PermissionRules{Allow: []string{"mcp__a"}}}
-	if cfg := hotreload.Merge(file, hotreload.Settings{}); !cfg.EnableExec {
+	file := settings.Settings{Permissions: settings.PermissionRules{Allow: []string{"mcp__a"}}}
+	if cfg := settings.Merge(file, settings.Settings{}); !cfg.EnableExec {
 		t.Error("enableExec unset in every layer: EnableExec = false, want true")
 	}
 }
 
 // Proves SWITCH-2.
 func TestSWITCH2_SettingsFileCanDisableExec(t *testing.T) {
-	s, err := hotreload.ParseSettings([]byte(`{"enableExec": false}`))
+	s, err := settings.ParseSettings([]byte(`{"enableExec": false}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hotreload.Merge(s).EnableExec {
+	if settings.Merge(s).EnableExec {
 		t.Error("enableExec: false in the settings file left Exec enabled")
 	}
 }
 
 // Proves SWITCH-3.
 func TestSWITCH3_RemoteBeatsManagedBeatsFileBeatsDefault(t *testing.T) {
-	on, off := hotreload.Settings{EnableExec: ptr(true)}, hotreload.Settings{EnableExec: ptr(false)}
-	unset := hotreload.Settings{}
+	on, off := settings.Settings{EnableExec: ptr(true)}, settings.Settings{EnableExec: ptr(false)}
+	unset := settings.Settings{}
 	cases := []struct {
 		name                  string
-		file, managed, remote hotreload.Settings
+		file, managed, remote settings.Settings
 		want                  bool
 	}{
 		{"remote off over file on", on, unset, off, false},
@@ -99,7 +99,7 @@ func TestSWITCH3_RemoteBeatsManagedBeatsFileBeatsDefault(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := hotreload.Merge(c.file, c.managed, c.remote).EnableExec; got != c.want {
+			if got := settings.Merge(c.file, c.managed, c.remote).EnableExec; got != c.want {
 				t.Errorf("EnableExec = %v, want %v", got, c.want)
 			}
 		})
@@ -107,16 +107,16 @@ func TestSWITCH3_RemoteBeatsManagedBeatsFileBeatsDefault(t *testing.T) {
 }
 
 func TestMergeUnitesRulesWithoutRepeats(t *testing.T) {
-	file := hotreload.Settings{
-		Permissions:     hotreload.PermissionRules{Allow: []string{"mcp__a", "mcp__b"}, Deny: []string{"mcp__x"}},
+	file := settings.Settings{
+		Permissions:     settings.PermissionRules{Allow: []string{"mcp__a", "mcp__b"}, Deny: []string{"mcp__x"}},
 		DisallowedTools: []string{"mcp__d"},
 	}
-	remote := hotreload.Settings{
-		Permissions:     hotreload.PermissionRules{Allow: []string{"mcp__b", "mcp__c"}, Ask: []string{"mcp__q"}},
+	remote := settings.Settings{
+		Permissions:     settings.PermissionRules{Allow: []string{"mcp__b", "mcp__c"}, Ask: []string{"mcp__q"}},
 		DisallowedTools: []string{"mcp__d", "Exec"},
 	}
-	got := hotreload.Merge(file, remote)
-	want := hotreload.Config{
+	got := settings.Merge(file, remote)
+	want := settings.Config{
 		EnableExec: true,
 		Allow:      []string{"mcp__a", "mcp__b", "mcp__c"}, Ask: []string{"mcp__q"}, Deny: []string{"mcp__x"},
 		DisallowedTools: []string{"mcp__d", "Exec"},
