@@ -280,15 +280,6 @@ func (m *Manager) withdraw(name string, state State, err error) {
 	}
 }
 
-// setState records a server's state while it is not in the pool.
-func (m *Manager) setState(name string, state State, err error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	s := m.status[name]
-	s.State, s.Err = state, err
-	m.status[name] = s
-}
-
 // attempted marks a server's first attempt as finished.
 func (m *Manager) attempted() {
 	m.mu.Lock()

@@ -84,10 +84,10 @@ func (a *personAuthorizer) RedirectURL() string { return a.next.RedirectURL() }
 
 func (a *personAuthorizer) Authorize(ctx context.Context, req oauth.Request) (*auth.AuthorizationResult, error) {
 	if a.deadline.pause() {
-		a.s.m.setState(a.s.cfg.Name, StateAuthorizationRequired, oauth.ErrAuthorizationRequired)
+		a.s.m.withdraw(a.s.cfg.Name, StateAuthorizationRequired, oauth.ErrAuthorizationRequired)
 		a.s.firstAttemptDone()
 		defer func() {
-			a.s.m.setState(a.s.cfg.Name, StateConnecting, nil)
+			a.s.m.withdraw(a.s.cfg.Name, StateConnecting, nil)
 			a.deadline.resume()
 		}()
 	}

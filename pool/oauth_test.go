@@ -128,7 +128,7 @@ func TestOAuthServerWaitsForAuthorizationWhileOthersWork(t *testing.T) {
 	}
 	_, err := m.Call(context.Background(), "mcp__secure__text", raw(`{}`))
 	var ce *pool.CallError
-	if !errors.As(err, &ce) || ce.Kind != pool.KindServerDown {
+	if !errors.As(err, &ce) || ce.Kind != pool.KindServerDown || err.Error() != needsAuthorization("mcp__secure__text", "secure") {
 		t.Errorf("call to the waiting server: %v", err)
 	}
 	// The person takes longer than a handshake may.
@@ -218,6 +218,15 @@ func TestOAuthServerWithoutAnAuthorizerIsAuthorizationRequired(t *testing.T) {
 	if _, err := m.Call(context.Background(), "mcp__plain__text", raw(`{}`)); err != nil {
 		t.Errorf("the other server: %v", err)
 	}
+	if _, err := m.Call(context.Background(), "mcp__secure__text", raw(`{}`)); err == nil || err.Error() != needsAuthorization("mcp__secure__text", "secure") {
+		t.Errorf("call to the unauthorized server: %v", err)
+	}
+}
+
+// needsAuthorization is what a caller of a server waiting for
+// authorization reads.
+func needsAuthorization(tool, server string) string {
+	return `MCP tool "` + tool + `" is not available: its server "` + server + `" is not connected: authorization required`
 }
 
 // No token or refresh token reaches a log line, a status or an error, even

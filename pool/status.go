@@ -60,6 +60,10 @@ func (s ServerStatus) Why() string {
 		return ""
 	case s.State == StateDisabled:
 		return "disabled in the MCP servers configuration"
+	case s.State == StateAuthorizationRequired:
+		// Not the connection error around it: the person needs to know
+		// what to do, not which request found out.
+		return "authorization required"
 	case s.Err != nil:
 		return s.Err.Error()
 	case s.State == StateConnecting:

@@ -43,10 +43,10 @@ const script = call === null
   : `return await tools[${JSON.stringify(prefix + call[0])}](${JSON.stringify(call[1])});`;
 
 // A pre-registered client comes from the environment, as a user's would:
-// the servers file names the variables.
+// the servers file names the variables, empty when the scenario has none.
 const oauth = {
-  clientId: context.client_id ?? '',
-  clientSecret: context.client_secret ?? '',
+  clientId: '${CONFORMANCE_CLIENT_ID:-}',
+  clientSecret: '${CONFORMANCE_CLIENT_SECRET:-}',
   // The suite's authorization servers accept any client ID metadata
   // document URL without fetching it.
   clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
@@ -60,6 +60,8 @@ try {
   writeFileSync(scriptFile, script);
   const env = {
     ...process.env,
+    CONFORMANCE_CLIENT_ID: context.client_id ?? '',
+    CONFORMANCE_CLIENT_SECRET: context.client_secret ?? '',
     BROWSER: join(here, 'browser.mjs'),
     // browser.mjs runs on this same node.
     PATH: dirname(process.execPath) + delimiter + (process.env.PATH ?? ''),
