@@ -21,28 +21,37 @@ type session struct {
 
 // sessionConfig is what the exec, catalog and tools commands share.
 type sessionConfig struct {
-	servers  string // mcpServers file; "" = the built-in servers
-	settings string // settings file; "" = see defaultSettings
+	// pool names the servers file ("" = the built-in servers) and the
+	// settings file ("" = see defaultSettings); verbose shows the servers'
+	// diagnostics.
+	pool poolFlags
 	// defaultSettings uses the demo's default settings (built-in tools
 	// allowed, delete asks) when no settings file is given and the pool
 	// is the built-in one.
 	defaultSettings bool
 	options         mcpexec.Options // further options (Prompter, Limits, ...)
-	oauth           oauthFlags      // how servers that require OAuth are authorized
+	// background is a command that runs until stopped: it does not wait for
+	// OAuth authorizations, whose servers join the pool when they are done.
+	background bool
 }
 
 // startSession starts a System for one command and waits until every server
 // has been tried once. Server trouble is logged as warnings on log.
 func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st style) (*session, error) {
-	servers, err := loadServers(cfg.servers)
+	servers, err := loadServers(cfg.pool.servers)
 	if err != nil {
 		return nil, err
 	}
 	s := &session{}
 	opts := cfg.options
-	opts.Servers = servers
-	opts.SettingsPath = cfg.settings
-	if opts.SettingsPath == "" && cfg.servers == "" && cfg.defaultSettings {
+	if cfg.pool.servers != "" {
+		// The library reads the file too, and follows its edits.
+		opts.ServersFile = cfg.pool.servers
+	} else {
+		opts.Servers = servers
+	}
+	opts.SettingsPath = cfg.pool.settings
+	if opts.SettingsPath == "" && cfg.pool.servers == "" && cfg.defaultSettings {
 		if s.tempDir, err = os.MkdirTemp("", "mcpexec-demo-"); err != nil {
 			return nil, err
 		}
@@ -53,6 +62,9 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 	}
 	if opts.Logger == nil {
 		logger := warningLogger(log, st)
+		if cfg.pool.verbose {
+			logger = logger.Level(zerolog.DebugLevel)
+		}
 		opts.Logger = &logger
 	}
 	// The pool never connects an entry it cannot use and says so only in
@@ -62,12 +74,12 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 			opts.Logger.Warn().Err(srv.Err).Msg("mcp server entry skipped")
 		}
 	}
-	if cfg.servers != "" {
-		if s.authorizer, err = newDemoAuthorizer(cfg.oauth, log, st); err != nil {
+	if cfg.pool.servers != "" {
+		if s.authorizer, err = newDemoAuthorizer(cfg.pool.oauth, log, st); err != nil {
 			s.close()
 			return nil, err
 		}
-		if err := oauthOptions(&opts, cfg.oauth, s.authorizer); err != nil {
+		if err := oauthOptions(&opts, cfg.pool.oauth, s.authorizer); err != nil {
 			s.close()
 			return nil, err
 		}
@@ -82,7 +94,10 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 		s.close()
 		return nil, fmt.Errorf("waiting for the MCP servers: %w", err)
 	}
-	if err := waitAuthorized(ctx, s.System, cfg.oauth.wait); err != nil {
+	if cfg.background {
+		return s, nil
+	}
+	if err := waitAuthorized(ctx, s.System, cfg.pool.oauth.wait); err != nil {
 		s.close()
 		return nil, fmt.Errorf("waiting for OAuth authorization: %w", err)
 	}
