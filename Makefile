@@ -15,10 +15,14 @@ NODE22_STAMP   := $(NODE22_DIR)/.installed-$(NODE22_VERSION)
 CONFORMANCE_VERSION := 0.2.0-alpha.12
 CONFORMANCE_DIR     := .tools/conformance
 CONFORMANCE_STAMP   := $(CONFORMANCE_DIR)/.installed-$(CONFORMANCE_VERSION)
+# The official TypeScript SDK, whose client drives the gateway end to end.
+TSSDK_VERSION := 1.32.2
+TSSDK_DIR     := .tools/ts-sdk
+TSSDK_STAMP   := $(TSSDK_DIR)/.installed-$(TSSDK_VERSION)
 
 .PHONY: demo test bench fmt vet deps fuzz
 
-deps: $(EVERYTHING_BIN) $(NODE22_STAMP) $(CONFORMANCE_STAMP)
+deps: $(EVERYTHING_BIN) $(NODE22_STAMP) $(CONFORMANCE_STAMP) $(TSSDK_STAMP)
 	$(GO) mod download
 
 $(EVERYTHING_BIN):
@@ -38,6 +42,12 @@ $(CONFORMANCE_STAMP):
 	rm -rf $(CONFORMANCE_DIR) && mkdir -p $(CONFORMANCE_DIR)
 	cd $(CONFORMANCE_DIR) && npm install --no-audit --no-fund --loglevel=error \
 		@modelcontextprotocol/conformance@$(CONFORMANCE_VERSION)
+	touch $@
+
+$(TSSDK_STAMP):
+	rm -rf $(TSSDK_DIR) && mkdir -p $(TSSDK_DIR)
+	cd $(TSSDK_DIR) && npm install --no-audit --no-fund --loglevel=error \
+		@modelcontextprotocol/sdk@$(TSSDK_VERSION)
 	touch $@
 
 vet:
