@@ -237,6 +237,19 @@ func TestWebGlobalsWork(t *testing.T) {
 	}
 }
 
+// TestNumbersFormatAsNodeDoesInEnglish covers the repair of goja's
+// Number.prototype.toLocaleString, which ignores the locale.
+func TestNumbersFormatAsNodeDoesInEnglish(t *testing.T) {
+	res := run(newFakeHost(), `
+		const two = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+		return [
+			(1234567.891).toLocaleString(), (1234.5).toLocaleString("en-US", two), (1.005).toLocaleString(undefined, two),
+			(-0.0004).toLocaleString(), (2.5).toLocaleString("en-GB", { maximumFractionDigits: 0 }),
+			(1e-7).toLocaleString(), (999.9995).toLocaleString(), (1234).toLocaleString("en", { useGrouping: false }),
+		];`)
+	wantValue(t, res, `["1,234,567.891","1,234.50","1.01","-0","3","0","1,000","1234"]`)
+}
+
 func TestIntlSaysItIsNotAvailable(t *testing.T) {
 	res := run(newFakeHost(), `return new Intl.NumberFormat("en-US").format(1234.5);`)
 	wantFailure(t, res, msgIntl)
