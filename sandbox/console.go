@@ -113,6 +113,12 @@ func (x *execution) formatArg(v goja.Value) string {
 	if _, isFunction := goja.AssertFunction(v); isFunction {
 		return "[Function]"
 	}
+	if obj, isObject := v.(*goja.Object); isObject {
+		if _, rejected := x.rejections[obj]; rejected {
+			// A nested call's rejection, logged whole, names its tool.
+			return x.describeError(obj)
+		}
+	}
 	if _, isObject := v.(*goja.Object); !isObject {
 		if s, isString := v.Export().(string); isString {
 			return withoutEngineInternals(s)

@@ -160,7 +160,17 @@ func TestUncaughtErrorsSayWhereAndWhichTool(t *testing.T) {
 		res := run(h, code)
 		wantFailure(t, res, want)
 	}
-	res := run(h, "const x: any = null;\n\nfunction f() {\n  return x.field;\n}\nf();")
+	// Logged whole, a rejection names its tool too; its message stays the
+	// tool's own.
+	res := run(h, "try { await tools.mcp__srv__fetch({ id: 99 }); } catch (e) { console.log(e); return e.message; }")
+	wantOK(t, res)
+	if want := "Error: no record with id 99 (rejected by tools.mcp__srv__fetch called at line 1:"; !strings.HasPrefix(res.Text, want) {
+		t.Errorf("logged rejection %q, want it to start %q", res.Text, want)
+	}
+	if !strings.HasSuffix(res.Text, "Return value:\nno record with id 99") {
+		t.Errorf("message changed: %q", res.Text)
+	}
+	res = run(h, "const x: any = null;\n\nfunction f() {\n  return x.field;\n}\nf();")
 	wantFailure(t, res, "(at line 4:")
 	res = run(h, "  null.x")
 	wantFailure(t, res, "(at line 1:")
