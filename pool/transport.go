@@ -31,7 +31,7 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wir
 	default:
 		client := *httpClient(opts.HTTPClient, cfg.Headers)
 		client.Transport = tapRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, tap: tap}
-		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client}, nil
+		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, MaxEventSize: cfg.maxReplyBytes()}, nil
 	}
 }
 
