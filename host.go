@@ -67,3 +67,35 @@ func images(res pool.Result) []sandbox.Image {
 	}
 	return out
 }
+
+// call runs one MCP call through the pool's funnel (gate, tools/call,
+// projection). Cancelling ctx cancels the call.
+func (s *System) call(ctx context.Context, name string, args []byte) (pool.Result, error) {
+	if s.pool == nil {
+		return pool.Result{}, errors.New(msgNoMCPManager)
+	}
+	return s.pool.Call(ctx, name, args)
+}
+
+// snapshot is the pool as it is now; without an MCP manager it is empty
+// (nil).
+func (s *System) snapshot() *pool.Snapshot {
+	if s.pool == nil {
+		return nil
+	}
+	return s.pool.Snapshot()
+}
+
+// WaitReady waits until every configured server has been tried once
+// (connected, or failed and retrying), or ctx ends.
+func (s *System) WaitReady(ctx context.Context) error {
+	if s.pool == nil {
+		return nil
+	}
+	select {
+	case <-s.pool.Ready():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

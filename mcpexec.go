@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
@@ -69,8 +68,6 @@ type System struct {
 	execs    *actors.Execs
 	renderer *catalog.Renderer
 	views    viewCache
-
-	lastSnapshot atomic.Pointer[pool.Snapshot]
 
 	closeOnce sync.Once
 	closeErr  error

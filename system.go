@@ -3,7 +3,6 @@ package mcpexec
 import (
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/broadcast"
@@ -14,8 +13,6 @@ import (
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
-
-var errPoolUnreadable = errors.New("mcpexec: the pool did not answer; nothing was broadcast")
 
 // Declaration is one entry of tools[].
 type Declaration = declare.Declaration
@@ -36,14 +33,13 @@ func (o DeclareOptions) agent() declare.Agent {
 // Declarations returns tools[] for one model request, decided afresh from the
 // pool and the settings as they are now.
 func (s *System) Declarations(opts DeclareOptions) []Declaration {
-	return declare.Assemble(s.declarationSnapshot(), s.config.Current(), opts.agent())
+	return declare.Assemble(s.snapshot(), s.config.Current(), opts.agent())
 }
 
 // Broadcast returns the meta messages to append to the history before this
 // request: at most one catalog message, and the usage instructions of servers
 // that became available. State is read from the markers in history alone; a
-// nil history (no channel) is silence, and so is a pool that cannot be read
-// (with the error).
+// nil history (no channel) is silence.
 func (s *System) Broadcast(history broadcast.Channel, opts DeclareOptions) ([]broadcast.Message, error) {
 	_, msgs, err := s.prepare(history, opts, false)
 	return msgs, err
@@ -58,10 +54,7 @@ func (s *System) Prepare(history broadcast.Channel, opts DeclareOptions) ([]Decl
 }
 
 func (s *System) prepare(history broadcast.Channel, opts DeclareOptions, declarations bool) ([]Declaration, []broadcast.Message, error) {
-	snap, readable := s.snapshot()
-	if !readable {
-		snap = s.lastSnapshot.Load()
-	}
+	snap := s.snapshot()
 	cfg, agent := s.config.Current(), opts.agent()
 	var decls []Declaration
 	if declarations {
@@ -69,9 +62,6 @@ func (s *System) prepare(history broadcast.Channel, opts DeclareOptions, declara
 	}
 	if history == nil {
 		return decls, nil, nil
-	}
-	if !readable {
-		return decls, nil, errPoolUnreadable
 	}
 	msgs, err := s.broadcast(history, snap, cfg, agent)
 	return decls, msgs, err
@@ -105,7 +95,7 @@ func (s *System) broadcast(history broadcast.Channel, snap *pool.Snapshot, cfg m
 // Catalog renders the catalog of the pool as it is now (the body a catalog
 // message carries).
 func (s *System) Catalog() catalog.Catalog {
-	return s.view(s.declarationSnapshot(), declare.Agent{}).catalog.Catalog()
+	return s.view(s.snapshot(), declare.Agent{}).catalog.Catalog()
 }
 
 // ToolResult is the outcome of a flat MCP call.
@@ -173,11 +163,7 @@ func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.Raw
 	if cfg := s.config.Current(); !cfg.EnableExec || !opts.agent().Permits(exectool.Name) {
 		return failed(msgExecOff)
 	}
-	snap, readable := s.snapshot()
-	if !readable {
-		return failed(msgPoolUnreadable)
-	}
-	v := s.view(snap, opts.agent())
+	v := s.view(s.snapshot(), opts.agent())
 	req := actors.ExecRequest{Script: sandbox.Request{
 		Code: code, Tools: v.toolSet, Host: execHost{s: s, view: v}, Limits: s.limits, Logger: &s.logger,
 	}}

@@ -7,7 +7,3 @@ const msgNoMCPManager = "This session has no MCP manager: no MCP servers are con
 // msgExecOff is the Exec result when Exec is switched off or not in the
 // agent's tool set.
 const msgExecOff = "Exec is not available in this session: call the MCP tools directly."
-
-// msgPoolUnreadable is the Exec result when the pool cannot be read at the
-// moment the run would start.
-const msgPoolUnreadable = "The MCP tools could not be reached just now, so the script did not run. Try again."

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpexec/mcpexec/internal/ask"
 	"github.com/mcpexec/mcpexec/permissions"
 )
 
@@ -21,17 +21,23 @@ const queryTimeout = 5 * time.Second
 type GateOptions struct {
 	Store    permissions.RuleStore
 	Prompter permissions.Prompter
-	// Logger receives the gate's own reports (failed saves); quiet by default.
+	// Logger receives the gate's own reports (failed saves, crashes); quiet
+	// by default.
 	Logger *zerolog.Logger
 }
 
 // Gate is the permission step of the execution funnel. Its Admit has the
-// shape the pool's funnel expects.
+// shape the pool's funnel expects. Calls the rules settle never leave the
+// caller's goroutine; the rest go to the gate actor, which owns the queue of
+// questions put to the person.
+//
+// Supervision: a crash of the gate actor answers every question it held
+// with a *permissions.PromptError (the person could not be asked), and the
+// actor is restarted with the person's unsaved "allow always" answers.
 type Gate struct {
 	system *actor.ActorSystem
 	store  permissions.RuleStore
 	pid    *actor.PID
-	nextID atomic.Uint64
 	// work counts the gate actor's prompt and save goroutines.
 	work     *sync.WaitGroup
 	stopOnce sync.Once
@@ -47,15 +53,13 @@ func StartGate(system *actor.ActorSystem, opts GateOptions) (*Gate, error) {
 		logger = *opts.Logger
 	}
 	g := &Gate{system: system, store: opts.Store, work: &sync.WaitGroup{}}
+	kept := &gateMemory{}
 	props := actor.PropsFromProducer(func() actor.Actor {
-		return newGateActor(system, opts.Store, opts.Prompter, logger, g.work)
+		return newGateActor(system, opts.Store, opts.Prompter, logger, g.work, kept)
 	})
-	g.pid = system.Root.Spawn(props)
+	g.pid = spawnSupervised(system, props, newSupervisor("gate", actor.RestartDirective, logger))
 	return g, nil
 }
-
-// PID is the gate actor, for actors that send AskPermission themselves.
-func (g *Gate) PID() *actor.PID { return g.pid }
 
 // Decide applies the current rules to fullName (without this session's
 // "allow always" answers that are not saved yet).
@@ -78,8 +82,9 @@ func (g *Gate) Forbidden(name string) error {
 // Admit lets a call to name (a leaf tool's full name, or Exec) proceed or
 // refuses it. It returns nil when the call may run, a *DeniedError when a rule
 // or the person denied it, ctx's error when ctx ended first (a pending prompt
-// is cancelled), a *permissions.PromptError when the Prompter failed and permissions.ErrGateStopped
-// after Stop. Calls the rules settle never wait for a prompt.
+// is cancelled), a *permissions.PromptError when the Prompter failed or the
+// gate crashed asking, and ErrGateStopped after Stop. Calls the rules settle
+// never wait for a prompt.
 func (g *Gate) Admit(ctx context.Context, name string, args json.RawMessage) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -90,58 +95,33 @@ func (g *Gate) Admit(ctx context.Context, name string, args json.RawMessage) err
 	case permissions.Deny:
 		return denied
 	}
-	return g.ask(ctx, name, args)
-}
-
-// ask hands the call to the gate actor and waits for its answer or for ctx.
-func (g *Gate) ask(ctx context.Context, name string, args json.RawMessage) error {
-	id := g.nextID.Add(1)
-	reply := actor.NewFuture(g.system, -1)
-	g.system.Root.RequestWithCustomSender(g.pid,
-		&AskPermission{ID: id, Tool: name, Args: args}, reply.PID())
-
-	answered := make(chan error, 1)
-	go func() {
-		answered <- askResult(reply.Result())
-	}()
-	select {
-	case err := <-answered:
-		return err
-	case <-ctx.Done():
-		// The gate answers a cancelled question at once (or has answered
-		// it already, or answered everything when it stopped), so this
-		// wait is short. The future is not stopped early: a reply racing
-		// a stopped future is a data race inside the actor library.
-		g.system.Root.Send(g.pid, &CancelAsk{ID: id})
-		<-answered
+	decided, err := ask.Request[*permissionDecided](ctx, g.system, g.pid, &askPermission{ctx: ctx, tool: name, args: args})
+	var crashed *ask.CrashError
+	switch {
+	case err == nil:
+		return decided.err
+	case ctx.Err() != nil:
 		return ctx.Err()
-	}
-}
-
-// askResult turns the gate actor's reply into Admit's result.
-func askResult(res any, err error) error {
-	if err != nil {
+	case errors.As(err, &crashed):
+		return &permissions.PromptError{Tool: name, Err: err}
+	default:
 		return permissions.ErrGateStopped
 	}
-	decided, ok := res.(*PermissionDecided)
-	if !ok {
-		return permissions.ErrGateStopped
-	}
-	return decided.Err
 }
 
 // Queued returns how many questions wait behind the one on screen (0 after
 // Stop). It is meant for diagnostics and tests.
 func (g *Gate) Queued() int {
-	res, err := g.system.Root.RequestFuture(g.pid, queuedQuery{}, queryTimeout).Result()
+	ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
+	defer cancel()
+	waiting, err := ask.Request[*questionsWaiting](ctx, g.system, g.pid, &questionsQuery{})
 	if err != nil {
 		return 0
 	}
-	n, _ := res.(int)
-	return n
+	return waiting.n
 }
 
-// Stop stops the gate actor: questions still waiting get permissions.ErrGateStopped, the
+// Stop stops the gate actor: questions still waiting get ErrGateStopped, the
 // prompt on screen is cancelled, and Stop returns when the gate's goroutines
 // have ended (it relies on the Prompter honouring its context).
 func (g *Gate) Stop() {

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -12,9 +13,9 @@ import (
 	"github.com/mcpexec/mcpexec/permissions"
 )
 
-// gateActor owns what asking needs an order for: the queue of questions, the
-// one prompt on screen, and the "allow always" answers of this session that
-// are not yet in the settings.
+// gateActor owns what asking needs an order for: the queue of questions and
+// the one prompt on screen. What must survive a crash (the person's answers
+// not yet saved) is in gateMemory, which the next incarnation takes over.
 type gateActor struct {
 	system   *actor.ActorSystem
 	self     *actor.PID
@@ -22,37 +23,45 @@ type gateActor struct {
 	prompter permissions.Prompter
 	logger   zerolog.Logger
 	work     *sync.WaitGroup
+	kept     *gateMemory
 
-	// lifetime ends when the actor stops; prompts and saves run under it.
+	// lifetime ends when the actor stops or restarts; prompts and saves run
+	// under it.
 	lifetime context.Context
 	stop     context.CancelFunc
 
 	queue   []*question
 	current *question
+}
+
+// gateMemory is the gate's state that outlives a restart.
+type gateMemory struct {
 	// sessionAllow holds leaf rules the person allowed always whose save has
 	// not been confirmed; they count as allow rules meanwhile.
 	sessionAllow []string
 }
 
-// question is one AskPermission waiting for an answer.
+// question is one askPermission waiting for an answer.
 type question struct {
-	ask     *AskPermission
+	ask     *askPermission
 	replyTo *actor.PID
+	// withdraw stops watching the asker's context.
+	withdraw func() bool
 	// cancel ends the prompt's context while the question is on screen.
 	cancel context.CancelFunc
-	// answered is set once the asker got its PermissionDecided.
+	// answered is set once the asker got its permissionDecided.
 	answered bool
 }
 
 // promptFinished is the Prompter's answer, sent by the prompt goroutine.
 type promptFinished struct {
-	id     uint64
+	q      *question
 	answer permissions.Answer
 	err    error
 }
 
-// queuedQuery asks for the number of waiting questions (reply: int).
-type queuedQuery struct{}
+// questionWithdrawn tells the gate that the asker of q gave up.
+type questionWithdrawn struct{ q *question }
 
 // ruleSaved is the RuleStore's answer to an "allow always" save.
 type ruleSaved struct {
@@ -60,10 +69,15 @@ type ruleSaved struct {
 	err  error
 }
 
-func newGateActor(system *actor.ActorSystem, store permissions.RuleStore, prompter permissions.Prompter, logger zerolog.Logger, work *sync.WaitGroup) *gateActor {
+// errPromptPanicked stands for a Prompter that panicked.
+type errPromptPanicked struct{ value any }
+
+func (e errPromptPanicked) Error() string { return fmt.Sprintf("the prompter panicked: %v", e.value) }
+
+func newGateActor(system *actor.ActorSystem, store permissions.RuleStore, prompter permissions.Prompter, logger zerolog.Logger, work *sync.WaitGroup, kept *gateMemory) *gateActor {
 	lifetime, stop := context.WithCancel(context.Background())
 	return &gateActor{
-		system: system, store: store, prompter: prompter, logger: logger, work: work,
+		system: system, store: store, prompter: prompter, logger: logger, work: work, kept: kept,
 		lifetime: lifetime, stop: stop,
 	}
 }
@@ -72,22 +86,33 @@ func (a *gateActor) Receive(c actor.Context) {
 	switch msg := c.Message().(type) {
 	case *actor.Started:
 		a.self = c.Self()
-	case *AskPermission:
-		a.queue = append(a.queue, &question{ask: msg, replyTo: c.Sender()})
+	case *askPermission:
+		q := &question{ask: msg, replyTo: c.Sender()}
+		self, system := a.self, a.system
+		q.withdraw = context.AfterFunc(msg.ctx, func() { system.Root.Send(self, &questionWithdrawn{q: q}) })
+		a.queue = append(a.queue, q)
 		a.next()
-	case *CancelAsk:
-		a.cancel(msg.ID)
+	case *questionWithdrawn:
+		a.withdrawn(msg.q)
 	case *promptFinished:
 		a.finishPrompt(msg)
 		a.next()
 	case *ruleSaved:
 		a.finishSave(msg)
-	case queuedQuery:
-		c.Respond(len(a.queue))
+	case *questionsQuery:
+		c.Respond(&questionsWaiting{n: len(a.queue)})
+	case *actor.Restarting:
+		a.shutdown(func(q *question) error {
+			return &permissions.PromptError{Tool: q.ask.tool, Err: errGateRestarted}
+		})
 	case *actor.Stopping:
-		a.shutdown()
+		a.shutdown(func(*question) error { return permissions.ErrGateStopped })
 	}
 }
+
+// errGateRestarted is the cause of the PromptError questions get when the
+// gate crashed while holding them.
+var errGateRestarted = fmt.Errorf("the permission gate failed and was restarted")
 
 // next puts the first question the rules do not settle to the person, unless
 // a prompt is already on screen. Each question is decided again when its turn
@@ -96,7 +121,11 @@ func (a *gateActor) next() {
 	for a.current == nil && len(a.queue) > 0 {
 		q := a.queue[0]
 		a.queue = a.queue[1:]
-		switch decision, denied := permissions.Check(a.effective(), q.ask.Tool); decision {
+		if err := q.ask.ctx.Err(); err != nil {
+			a.reply(q, err)
+			continue
+		}
+		switch decision, denied := permissions.Check(a.effective(), q.ask.tool); decision {
 		case permissions.Allow:
 			a.reply(q, nil)
 		case permissions.Deny:
@@ -111,29 +140,39 @@ func (a *gateActor) next() {
 // answers.
 func (a *gateActor) effective() messages.Config {
 	cfg := a.store.Current()
-	if len(a.sessionAllow) > 0 {
-		cfg.Allow = append(slices.Clip(cfg.Allow), a.sessionAllow...)
+	if len(a.kept.sessionAllow) > 0 {
+		cfg.Allow = append(slices.Clip(cfg.Allow), a.kept.sessionAllow...)
 	}
 	return cfg
 }
 
+// startPrompt asks the person on a goroutine of its own. The prompt's
+// context ends with the asker's and with the gate; a Prompter that panics
+// fails this question only.
 func (a *gateActor) startPrompt(q *question) {
-	ctx, cancel := context.WithCancel(a.lifetime)
-	q.cancel = cancel
+	ctx, cancel := context.WithCancel(q.ask.ctx)
+	stopWithGate := context.AfterFunc(a.lifetime, cancel)
+	q.cancel = func() { stopWithGate(); cancel() }
 	a.current = q
-	self, id := a.self, q.ask.ID
-	question := permissions.Question{Tool: q.ask.Tool, Args: q.ask.Args}
+	system, self := a.system, a.self
+	question := permissions.Question{Tool: q.ask.tool, Args: q.ask.args}
 	a.work.Add(1)
 	go func() {
 		defer a.work.Done()
-		answer, err := a.prompter.Ask(ctx, question)
-		a.system.Root.Send(self, &promptFinished{id: id, answer: answer, err: err})
+		finished := &promptFinished{q: q}
+		defer func() {
+			if p := recover(); p != nil {
+				finished.err = errPromptPanicked{value: p}
+			}
+			system.Root.Send(self, finished)
+		}()
+		finished.answer, finished.err = a.prompter.Ask(ctx, question)
 	}()
 }
 
 func (a *gateActor) finishPrompt(msg *promptFinished) {
 	q := a.current
-	if q == nil || q.ask.ID != msg.id {
+	if q == nil || q != msg.q {
 		return
 	}
 	a.current = nil
@@ -141,15 +180,20 @@ func (a *gateActor) finishPrompt(msg *promptFinished) {
 	if q.answered {
 		return
 	}
-	tool := q.ask.Tool
+	tool := q.ask.tool
 	switch {
+	case q.ask.ctx.Err() != nil:
+		a.reply(q, q.ask.ctx.Err())
 	case msg.err != nil:
+		if _, panicked := msg.err.(errPromptPanicked); panicked {
+			a.logger.Error().Err(msg.err).Str("tool", tool).Msg("permission prompt failed")
+		}
 		a.reply(q, &permissions.PromptError{Tool: tool, Err: msg.err})
 	case msg.answer.Kind == permissions.AllowOnce:
 		a.reply(q, nil)
 	case msg.answer.Kind == permissions.AllowAlways:
-		if !slices.Contains(a.sessionAllow, tool) {
-			a.sessionAllow = append(a.sessionAllow, tool)
+		if !slices.Contains(a.kept.sessionAllow, tool) {
+			a.kept.sessionAllow = append(a.kept.sessionAllow, tool)
 			a.save(tool)
 		}
 		a.reply(q, nil)
@@ -160,12 +204,18 @@ func (a *gateActor) finishPrompt(msg *promptFinished) {
 
 // save persists an "allow always" rule off the actor's goroutine.
 func (a *gateActor) save(rule string) {
-	self := a.self
+	system, self, lifetime := a.system, a.self, a.lifetime
 	a.work.Add(1)
 	go func() {
 		defer a.work.Done()
-		err := a.store.AllowAlways(a.lifetime, rule)
-		a.system.Root.Send(self, &ruleSaved{rule: rule, err: err})
+		saved := &ruleSaved{rule: rule}
+		defer func() {
+			if p := recover(); p != nil {
+				saved.err = fmt.Errorf("saving the rule panicked: %v", p)
+			}
+			system.Root.Send(self, saved)
+		}()
+		saved.err = a.store.AllowAlways(lifetime, rule)
 	}()
 }
 
@@ -177,23 +227,20 @@ func (a *gateActor) finishSave(msg *ruleSaved) {
 			Msg("allow-always rule not saved; it holds for this session only")
 		return
 	}
-	a.sessionAllow = slices.DeleteFunc(a.sessionAllow, func(r string) bool { return r == msg.rule })
+	a.kept.sessionAllow = slices.DeleteFunc(a.kept.sessionAllow, func(r string) bool { return r == msg.rule })
 }
 
-// cancel withdraws question id: dropped from the queue, or its prompt
-// cancelled (the next prompt starts when the Prompter has returned).
-func (a *gateActor) cancel(id uint64) {
-	if q := a.current; q != nil && q.ask.ID == id {
-		q.cancel()
-		a.reply(q, context.Canceled)
+// withdrawn drops a question whose asker gave up: from the queue, or off
+// the screen (its prompt's context has ended with the asker's; the next
+// prompt starts when the Prompter has returned).
+func (a *gateActor) withdrawn(q *question) {
+	if a.current == q {
+		a.reply(q, q.ask.ctx.Err())
 		return
 	}
-	for i, q := range a.queue {
-		if q.ask.ID == id {
-			a.queue = slices.Delete(a.queue, i, i+1)
-			a.reply(q, context.Canceled)
-			return
-		}
+	if i := slices.Index(a.queue, q); i >= 0 {
+		a.queue = slices.Delete(a.queue, i, i+1)
+		a.reply(q, q.ask.ctx.Err())
 	}
 }
 
@@ -202,19 +249,23 @@ func (a *gateActor) reply(q *question, err error) {
 		return
 	}
 	q.answered = true
+	q.withdraw()
 	if q.replyTo != nil {
-		a.system.Root.Send(q.replyTo, &PermissionDecided{ID: q.ask.ID, Err: err})
+		a.system.Root.Send(q.replyTo, &permissionDecided{err: err})
 	}
 }
 
-// shutdown answers every open question and ends prompts and saves.
-func (a *gateActor) shutdown() {
+// shutdown answers every open question with failed(q) and ends prompts and
+// saves: on a stop, and on a restart after a crash.
+func (a *gateActor) shutdown(failed func(*question) error) {
 	a.stop()
-	if a.current != nil {
-		a.reply(a.current, permissions.ErrGateStopped)
+	if q := a.current; q != nil {
+		q.cancel()
+		a.reply(q, failed(q))
+		a.current = nil
 	}
 	for _, q := range a.queue {
-		a.reply(q, permissions.ErrGateStopped)
+		a.reply(q, failed(q))
 	}
 	a.queue = nil
 }

@@ -2,12 +2,16 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/pool"
+	"github.com/mcpexec/mcpexec/toolpool"
 )
 
 // PoolConfig configures the pool actor.
@@ -22,11 +26,25 @@ type PoolConfig struct {
 	ExcludeFor func(messages.Config) pool.Exclude
 }
 
-// Pool is the handle of a running pool actor.
+// Pool is the handle of a running pool actor, which owns the connections to
+// the MCP servers and the snapshot they make.
+//
+// Supervision: a crash of the pool actor restarts it around the same
+// connections and subscribers; it then tells every subscriber the current
+// pool, in case a change was lost with the crash.
 type Pool struct {
-	system   *actor.ActorSystem
-	pid      *actor.PID
-	work     *sync.WaitGroup
+	system  *actor.ActorSystem
+	pid     *actor.PID
+	manager *pool.Manager
+	logger  zerolog.Logger
+
+	// lifetime ends at Stop; calls in flight end with it.
+	lifetime context.Context
+	end      context.CancelFunc
+	mu       sync.RWMutex
+	stopped  bool
+	calls    sync.WaitGroup
+	watchers sync.WaitGroup
 	stopOnce sync.Once
 }
 
@@ -38,122 +56,139 @@ func StartPool(system *actor.ActorSystem, cfg PoolConfig) (*Pool, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pool{system: system, work: &sync.WaitGroup{}}
+	p := &Pool{system: system, manager: manager, logger: cfg.Options.Logger}
+	p.lifetime, p.end = context.WithCancel(context.Background())
+	kept := &poolMemory{subscribers: map[string]*actor.PID{}}
 	props := actor.PropsFromProducer(func() actor.Actor {
-		lifetime, stop := context.WithCancel(context.Background())
-		return &poolActor{
-			system: system, manager: manager, excludeFor: cfg.ExcludeFor, work: p.work,
-			lifetime: lifetime, stop: stop,
-			subscribers: map[string]*actor.PID{}, calls: map[uint64]inflight{},
-		}
+		return &poolActor{pool: p, excludeFor: cfg.ExcludeFor, kept: kept}
 	})
-	p.pid = system.Root.Spawn(props)
+	p.pid = spawnSupervised(system, props, newSupervisor("pool", actor.RestartDirective, p.logger))
 	return p, nil
 }
 
-// PID is the pool actor.
+// PID is the pool actor, for ConfigChanged and subscriptions.
 func (p *Pool) PID() *actor.PID { return p.pid }
 
-// Stop stops the actor and returns once every server connection and process
-// is gone and every call it ran has returned.
+// Snapshot returns the pool as it is now: one atomic read.
+func (p *Pool) Snapshot() *toolpool.Snapshot { return p.manager.Snapshot() }
+
+// Status reports every configured server, sorted by name.
+func (p *Pool) Status() []pool.ServerStatus { return p.manager.Status() }
+
+// Ready is closed once every configured server has been tried once
+// (connected, or failed and retrying).
+func (p *Pool) Ready() <-chan struct{} { return p.manager.Ready() }
+
+// Call runs one MCP call through the funnel (gate, tools/call, projection)
+// on the caller's goroutine: flat and nested calls alike. Cancelling ctx,
+// or stopping the pool, cancels it. A panic anywhere in the call (the gate
+// and the Prompter behind it, the SDK, the reply's projection) is this
+// call's failure; the pool and every other call go on.
+func (p *Pool) Call(ctx context.Context, name string, args json.RawMessage) (res pool.Result, err error) {
+	p.mu.RLock()
+	if p.stopped {
+		p.mu.RUnlock()
+		return pool.Result{}, fmt.Errorf("%s was not called: the MCP connections are closed.", name)
+	}
+	p.calls.Add(1)
+	p.mu.RUnlock()
+	defer p.calls.Done()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(p.lifetime, cancel)()
+	defer func() {
+		if v := recover(); v != nil {
+			p.logger.Error().Str("tool", name).Interface("panic", v).Msg("pool: call panicked")
+			res, err = pool.Result{}, &CallPanicked{Tool: name}
+		}
+	}()
+	return p.manager.Call(ctx, name, args)
+}
+
+// CallPanicked is the error of a call that failed inside mcpexec: a panic
+// on its path. Its message is written for the model.
+type CallPanicked struct {
+	Tool string
+}
+
+func (e *CallPanicked) Error() string {
+	return fmt.Sprintf("The call to %s failed inside the host; it may or may not have reached its server.", e.Tool)
+}
+
+// Stop stops the actor, ends the calls in flight, and returns once every
+// server connection and process is gone and every call has returned.
 func (p *Pool) Stop() {
 	p.stopOnce.Do(func() {
+		p.mu.Lock()
+		p.stopped = true
+		p.mu.Unlock()
 		_ = p.system.Root.StopFuture(p.pid).Wait()
-		p.work.Wait()
+		p.end()
+		p.calls.Wait()
+		p.watchers.Wait()
+		_ = p.manager.Close()
 	})
 }
 
-// poolActor owns the pool Manager and what needs an order: the subscriber
-// list, the calls in flight (to cancel them by ID) and the exclusion
-// following configuration changes.
-//
-// Most of the work is not here: the Manager keeps its own snapshot behind an
-// atomic pointer and runs one goroutine per server, and calls run in their
-// own goroutines because a slow tool must not hold up the mailbox. What the
-// actor adds is the message protocol for the other actors, cancellation by
-// ID, and the translation of ConfigChanged into an exclusion.
+// poolActor follows the configuration into the pool's exclusion and tells
+// subscribers of every new pool. What outlives a crash is in poolMemory.
 type poolActor struct {
-	system     *actor.ActorSystem
-	self       *actor.PID
-	manager    *pool.Manager
+	pool       *Pool
 	excludeFor func(messages.Config) pool.Exclude
-	work       *sync.WaitGroup
+	kept       *poolMemory
 
-	// lifetime ends when the actor stops; calls and the watcher run under it.
-	lifetime context.Context
-	stop     context.CancelFunc
-
-	subscribers map[string]*actor.PID
-	lastSent    uint64 // snapshot version subscribers last heard of
-	calls       map[uint64]inflight
-	seq         uint64 // tells a reused ID's calls apart
+	// stopWatching ends this incarnation's watcher.
+	stopWatching context.CancelFunc
 }
 
-// inflight is a call that has not returned yet.
-type inflight struct {
-	cancel context.CancelFunc
-	seq    uint64
+// poolMemory is the pool actor's state that outlives a restart.
+type poolMemory struct {
+	subscribers map[string]*actor.PID
+	lastSent    uint64 // snapshot version subscribers last heard of
 }
 
 // poolMoved is the watcher's signal that the Manager published a snapshot.
 type poolMoved struct{}
 
-// callDone is a call goroutine's notice that its call returned.
-type callDone struct {
-	id, seq uint64
-}
-
 func (a *poolActor) Receive(c actor.Context) {
 	switch msg := c.Message().(type) {
 	case *actor.Started:
-		a.self = c.Self()
-		a.watch()
-	case *GetPoolSnapshot:
-		c.Respond(&PoolSnapshot{Snapshot: a.manager.Snapshot()})
-	case *GetPoolStatus:
-		c.Respond(&PoolStatus{Servers: a.manager.Status()})
+		a.watch(c.Self())
+		// After a restart a change may have been lost with the crash.
+		a.kept.lastSent = 0
+		a.broadcast(c)
 	case *SubscribePool:
-		a.subscribers[msg.Subscriber.String()] = msg.Subscriber
-		c.Send(msg.Subscriber, &PoolChanged{Snapshot: a.manager.Snapshot()})
+		a.kept.subscribers[msg.Subscriber.String()] = msg.Subscriber
+		c.Send(msg.Subscriber, &PoolChanged{Snapshot: a.pool.Snapshot()})
 	case *UnsubscribePool:
-		delete(a.subscribers, msg.Subscriber.String())
+		delete(a.kept.subscribers, msg.Subscriber.String())
 	case *poolMoved:
 		a.broadcast(c)
 	case *messages.ConfigChanged:
 		if a.excludeFor != nil && msg.Err == nil {
-			a.manager.SetExclude(a.excludeFor(msg.Config))
+			a.pool.manager.SetExclude(a.excludeFor(msg.Config))
 		}
-	case *CallTool:
-		a.call(c, msg)
-	case *CancelCall:
-		if call, ok := a.calls[msg.ID]; ok {
-			call.cancel()
-		}
-	case *callDone:
-		if call, ok := a.calls[msg.id]; ok && call.seq == msg.seq {
-			call.cancel()
-			delete(a.calls, msg.id)
-		}
-	case *actor.Stopping:
-		a.stop() // ends calls in flight and the watcher
-	case *actor.Stopped:
-		_ = a.manager.Close()
+	case *actor.Restarting, *actor.Stopping:
+		a.stopWatching()
 	}
 }
 
 // watch relays the Manager's change signals into the mailbox.
-func (a *poolActor) watch() {
-	changes, unsubscribe := a.manager.Subscribe()
-	a.work.Add(1)
+func (a *poolActor) watch(self *actor.PID) {
+	ctx, stop := context.WithCancel(a.pool.lifetime)
+	a.stopWatching = stop
+	changes, unsubscribe := a.pool.manager.Subscribe()
+	system := a.pool.system
+	a.pool.watchers.Add(1)
 	go func() {
-		defer a.work.Done()
+		defer a.pool.watchers.Done()
 		defer unsubscribe()
 		for {
 			select {
-			case <-a.lifetime.Done():
+			case <-ctx.Done():
 				return
 			case <-changes:
-				a.system.Root.Send(a.self, &poolMoved{})
+				system.Root.Send(self, &poolMoved{})
 			}
 		}
 	}()
@@ -161,37 +196,12 @@ func (a *poolActor) watch() {
 
 // broadcast sends the current pool to every subscriber once per version.
 func (a *poolActor) broadcast(c actor.Context) {
-	snap := a.manager.Snapshot()
-	if snap.Version() == a.lastSent {
+	snap := a.pool.Snapshot()
+	if snap.Version() == a.kept.lastSent && a.kept.lastSent != 0 {
 		return
 	}
-	a.lastSent = snap.Version()
-	for _, pid := range a.subscribers {
+	a.kept.lastSent = snap.Version()
+	for _, pid := range a.kept.subscribers {
 		c.Send(pid, &PoolChanged{Snapshot: snap})
 	}
-}
-
-// call runs one funnel call in its own goroutine and answers the sender.
-func (a *poolActor) call(c actor.Context, msg *CallTool) {
-	ctx, cancel := context.WithCancel(a.lifetime)
-	if !msg.Deadline.IsZero() {
-		cancel()
-		ctx, cancel = context.WithDeadline(a.lifetime, msg.Deadline)
-	}
-	if previous, ok := a.calls[msg.ID]; ok {
-		previous.cancel() // a reused ID replaces the call it named
-	}
-	a.seq++
-	seq := a.seq
-	a.calls[msg.ID] = inflight{cancel: cancel, seq: seq}
-	replyTo := c.Sender()
-	a.work.Add(1)
-	go func() {
-		defer a.work.Done()
-		res, err := a.manager.Call(ctx, msg.Name, msg.Args)
-		a.system.Root.Send(a.self, &callDone{id: msg.ID, seq: seq})
-		if replyTo != nil {
-			a.system.Root.Send(replyTo, &ToolCalled{ID: msg.ID, Result: res, Err: err})
-		}
-	}()
 }

@@ -112,19 +112,16 @@ func TestCONV7_PoolActorAnswersSnapshotsAndTellsSubscribers(t *testing.T) {
 	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}})
 	_, changes := subscribe(t, system, p, "mcp__b__text")
 
-	snap := request[*actors.PoolSnapshot](t, system, p.PID(), &actors.GetPoolSnapshot{})
-	if _, ok := snap.Snapshot.Lookup("mcp__b__text"); !ok {
+	if _, ok := p.Snapshot().Lookup("mcp__b__text"); !ok {
 		t.Fatalf("snapshot lacks the tool")
 	}
 	// A tool added at run time reaches subscribers.
-	called := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{ID: actors.NextCallID(), Name: "mcp__b__add_tool", Args: json.RawMessage(`{"name":"fresh"}`)})
-	if called.Err != nil {
-		t.Fatal(called.Err)
+	if _, err := p.Call(context.Background(), "mcp__b__add_tool", json.RawMessage(`{"name":"fresh"}`)); err != nil {
+		t.Fatal(err)
 	}
 	waitChange(t, changes, "the added tool", hasTool("mcp__b__fresh"))
-	status := request[*actors.PoolStatus](t, system, p.PID(), &actors.GetPoolStatus{})
-	if len(status.Servers) != 1 || status.Servers[0].State != pool.StateConnected {
-		t.Fatalf("status %+v", status.Servers)
+	if status := p.Status(); len(status) != 1 || status[0].State != pool.StateConnected {
+		t.Fatalf("status %+v", status)
 	}
 }
 
@@ -138,16 +135,23 @@ func TestNFR3_PoolActorCallsGoThroughTheFunnel(t *testing.T) {
 	})
 	subscribe(t, system, p, "mcp__b__text")
 
-	id := actors.NextCallID()
-	ok := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{ID: id, Name: "mcp__b__text", Args: json.RawMessage(`{}`)})
-	if ok.ID != id || ok.Err != nil || ok.Result.Value != "first\nsecond" {
-		t.Fatalf("reply %+v", ok)
+	ok, err := p.Call(context.Background(), "mcp__b__text", json.RawMessage(`{}`))
+	if err != nil || ok.Value != "first\nsecond" {
+		t.Fatalf("reply %+v, %v", ok, err)
 	}
-	denied := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{ID: actors.NextCallID(), Name: "mcp__b__echo"})
+	_, err = p.Call(context.Background(), "mcp__b__echo", nil)
 	var ce *pool.CallError
-	if !errors.As(denied.Err, &ce) || ce.Kind != pool.KindDenied {
-		t.Fatalf("denied call: %v", denied.Err)
+	if !errors.As(err, &ce) || ce.Kind != pool.KindDenied {
+		t.Fatalf("denied call: %v", err)
 	}
+}
+
+// signalGate admits every call and signals each one.
+type signalGate chan struct{}
+
+func (g signalGate) Admit(context.Context, string, json.RawMessage) error {
+	g <- struct{}{}
+	return nil
 }
 
 type denyGate struct{ tool string }
@@ -159,30 +163,29 @@ func (g *denyGate) Admit(_ context.Context, name string, _ json.RawMessage) erro
 	return nil
 }
 
-func TestPoolActorCancelAndDeadlineEndHangingCalls(t *testing.T) {
+func TestPoolCancelAndDeadlineEndHangingCalls(t *testing.T) {
 	system := newSystem(t)
 	p := startPool(t, system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}})
 	subscribe(t, system, p, "mcp__b__hang")
 
-	id := actors.NextCallID()
-	future := system.Root.RequestFuture(p.PID(), &actors.CallTool{ID: id, Name: "mcp__b__hang"}, guard)
+	ctx, cancel := context.WithCancel(context.Background())
+	hung := make(chan error, 1)
+	go func() {
+		_, err := p.Call(ctx, "mcp__b__hang", nil)
+		hung <- err
+	}()
 	// Other calls are not held up by the hanging one.
-	if r := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{ID: actors.NextCallID(), Name: "mcp__b__text"}); r.Err != nil {
-		t.Fatal(r.Err)
-	}
-	system.Root.Send(p.PID(), &actors.CancelCall{ID: id})
-	res, err := future.Result()
-	if err != nil {
+	if _, err := p.Call(context.Background(), "mcp__b__text", nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := res.(*actors.ToolCalled); !errors.Is(got.Err, context.Canceled) {
-		t.Fatalf("cancelled call: %v", got.Err)
+	cancel()
+	if err := <-hung; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v", err)
 	}
-	late := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{
-		ID: actors.NextCallID(), Name: "mcp__b__hang", Deadline: time.Now().Add(time.Millisecond),
-	})
-	if !errors.Is(late.Err, context.DeadlineExceeded) || !strings.Contains(late.Err.Error(), "did not finish") {
-		t.Fatalf("deadline: %v", late.Err)
+	late, stop := context.WithTimeout(context.Background(), time.Millisecond)
+	defer stop()
+	if _, err := p.Call(late, "mcp__b__hang", nil); !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "did not finish") {
+		t.Fatalf("deadline: %v", err)
 	}
 }
 
@@ -197,14 +200,17 @@ func TestCONV6_ConfigChangedExcludesDeniedTools(t *testing.T) {
 	if !hasTool("mcp__b__image")(snap) {
 		t.Fatal("only the denied tool may go")
 	}
-	r := request[*actors.ToolCalled](t, system, p.PID(), &actors.CallTool{ID: actors.NextCallID(), Name: "mcp__b__text"})
+	_, err := p.Call(context.Background(), "mcp__b__text", nil)
 	var ce *pool.CallError
-	if !errors.As(r.Err, &ce) || ce.Kind != pool.KindUnknownTool {
-		t.Fatalf("excluded tool called: %v", r.Err)
+	if !errors.As(err, &ce) || ce.Kind != pool.KindUnknownTool {
+		t.Fatalf("excluded tool called: %v", err)
 	}
 	// A failed reload keeps the last exclusion.
 	system.Root.Send(p.PID(), &messages.ConfigChanged{Err: errors.New("bad file")})
-	if hasTool("mcp__b__text")(request[*actors.PoolSnapshot](t, system, p.PID(), &actors.GetPoolSnapshot{}).Snapshot) {
+	// (the mailbox is ordered: once a subscription is answered, the
+	// ConfigChanged before it was handled)
+	subscribe(t, system, p, "mcp__b__image")
+	if hasTool("mcp__b__text")(p.Snapshot()) {
 		t.Fatal("a failed reload lifted the exclusion")
 	}
 	// disallowedTools naming the whole server empties the pool.
@@ -215,21 +221,22 @@ func TestCONV6_ConfigChangedExcludesDeniedTools(t *testing.T) {
 func TestPoolActorStopLeavesNothingRunning(t *testing.T) {
 	system := newSystem(t)
 	baseline := runtime.NumGoroutine()
-	p, err := actors.StartPool(system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")}})
+	admitted := make(chan struct{}, 1)
+	p, err := actors.StartPool(system, actors.PoolConfig{Servers: []pool.ServerConfig{behaviour("b")},
+		Options: pool.Options{Gate: signalGate(admitted)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sub, _ := subscribe(t, system, p, "mcp__b__hang")
-	future := system.Root.RequestFuture(p.PID(), &actors.CallTool{ID: actors.NextCallID(), Name: "mcp__b__hang"}, guard)
-	// The mailbox is ordered: once this is answered the call is running.
-	request[*actors.PoolStatus](t, system, p.PID(), &actors.GetPoolStatus{})
+	hung := make(chan error, 1)
+	go func() {
+		_, err := p.Call(context.Background(), "mcp__b__hang", nil)
+		hung <- err
+	}()
+	<-admitted // past the gate: the call is on its way to the server
 	p.Stop()
-	res, err := future.Result()
-	if err != nil {
-		t.Fatalf("the call in flight got no answer: %v", err)
-	}
-	if got := res.(*actors.ToolCalled); !errors.Is(got.Err, context.Canceled) {
-		t.Fatalf("call in flight at Stop: %v", got.Err)
+	if err := <-hung; !errors.Is(err, context.Canceled) {
+		t.Fatalf("call in flight at Stop: %v", err)
 	}
 	_ = system.Root.StopFuture(sub).Wait()
 	deadline := time.Now().Add(guard)

@@ -14,6 +14,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpexec/mcpexec/internal/ask"
 	"github.com/mcpexec/mcpexec/messages"
 )
 
@@ -182,11 +183,11 @@ func (s *Service) Last() messages.ConfigChanged { return *s.current.Load() }
 // returns nil, Current includes the rule. If ctx ends first the write may
 // still complete.
 func (s *Service) AllowAlways(ctx context.Context, rule string) error {
-	res, err := s.request(ctx, &messages.SaveAllowRule{Rule: rule})
+	res, err := ask.Request[*messages.AllowRuleSaved](ctx, s.system, s.pid, &messages.SaveAllowRule{Rule: rule})
 	if err != nil {
-		return err
+		return fmt.Errorf("hotreload: config actor: %w", err)
 	}
-	return res.(*messages.AllowRuleSaved).Err
+	return res.Err
 }
 
 // RefreshRemote polls the remote endpoint now and returns when the result
@@ -220,44 +221,17 @@ func (s *Service) pollRemote(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	res, err := s.request(ctx, &remotePolled{fetched: f, err: fetchErr})
+	res, err := ask.Request[*remoteApplied](ctx, s.system, s.pid, &remotePolled{fetched: f, err: fetchErr})
 	if err != nil {
-		return err
+		return fmt.Errorf("hotreload: config actor: %w", err)
 	}
-	if applyErr := res.(*remoteApplied).err; applyErr != nil {
+	if applyErr := res.err; applyErr != nil {
 		return applyErr
 	}
 	if !f.notModified {
 		s.remote.etag = f.etag
 	}
 	return nil
-}
-
-// request sends msg to the config actor and waits for the reply or ctx.
-func (s *Service) request(ctx context.Context, msg any) (any, error) {
-	future := s.system.Root.RequestFuture(s.pid, msg, -1)
-	type result struct {
-		res any
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		res, err := future.Result()
-		done <- result{res, err}
-	}()
-	select {
-	case r := <-done:
-		if r.err != nil {
-			return nil, fmt.Errorf("hotreload: config actor: %w", r.err)
-		}
-		return r.res, nil
-	case <-ctx.Done():
-		// The config actor always answers (a stopped one through a dead
-		// letter), which ends the goroutine above. The future is not
-		// stopped early: a reply racing a stopped future is a data race
-		// inside the actor library.
-		return nil, ctx.Err()
-	}
 }
 
 // Subscribe returns a channel that receives the current state at once and
