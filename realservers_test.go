@@ -11,6 +11,7 @@ import (
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
+	"github.com/mcpexec/mcpexec/sandbox"
 )
 
 func stdioServer(name string, command string, args []string, env map[string]string) pool.ServerConfig {
@@ -81,5 +82,34 @@ func TestEDGE3_AScriptLearnsWhichServerIsDownAndWhy(t *testing.T) {
 	want := `MCP tool "mcp__broken__anything" is not available: its server "broken" is not connected: server process exited: exit status 1; stderr: ` + testservers.CrashMessage
 	if !res.OK || !strings.HasPrefix(res.Text, want+"\n[resource link: ") {
 		t.Errorf("result = %q (ok %v), want it to start with %q", res.Text, res.OK, want)
+	}
+}
+
+// slowPerson answers every permission question with "yes, once" after
+// taking its time.
+type slowPerson struct{ takes time.Duration }
+
+func (p slowPerson) Ask(ctx context.Context, _ permissions.Question) (permissions.Answer, error) {
+	select {
+	case <-time.After(p.takes):
+		return permissions.Answer{Kind: permissions.AllowOnce}, nil
+	case <-ctx.Done():
+		return permissions.Answer{}, ctx.Err()
+	}
+}
+
+// The time a person takes to answer a permission prompt is not taken from
+// the script's budget: the person takes three budgets, twice, and the
+// script still finishes.
+//
+// Proves BUDGET-1, PERM-1.
+func TestBUDGET1_APermissionPromptDoesNotSpendTheBudget(t *testing.T) {
+	const budget = time.Second
+	command, args, env := testservers.ContentCommand()
+	sys := startServers(t, mcpexec.Options{Prompter: slowPerson{takes: 3 * budget}, Limits: sandbox.Limits{Timeout: budget}},
+		stdioServer("c", command, args, env))
+	res := run(sys, `const a = await tools.mcp__c__link({}); const b = await tools.mcp__c__audio({}); return a + "\n" + b;`)
+	if !res.OK || !strings.HasPrefix(res.Text, "[resource link: ") {
+		t.Errorf("result = %q (ok %v)", res.Text, res.OK)
 	}
 }
