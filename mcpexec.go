@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/catalog"
+	"github.com/mcpexec/mcpexec/elicit"
 	"github.com/mcpexec/mcpexec/hotreload"
 	"github.com/mcpexec/mcpexec/internal/actorlog"
 	"github.com/mcpexec/mcpexec/messages"
@@ -41,8 +42,13 @@ type Options struct {
 	ManagedSettingsPath string
 	RemoteSettingsURL   string
 	// Prompter asks the person about calls no rule settles; nil denies
-	// them.
+	// them (telling the model how they can be allowed).
 	Prompter permissions.Prompter
+	// Elicitor puts the questions servers ask during a call
+	// (elicitation/create) to the person; nil declines them. The budget
+	// clock of the calls waiting stops meanwhile, and a question is
+	// cancelled when those calls end (an aborted Exec).
+	Elicitor elicit.Elicitor
 	// Limits bound every Exec run; zero fields take sandbox defaults.
 	Limits sandbox.Limits
 	// CatalogBudget is the catalog budget in estimated tokens; zero takes
@@ -63,6 +69,7 @@ type System struct {
 	config   permissions.RuleStore
 	settings *hotreload.Service // nil without a settings file
 	gate     *actors.Gate
+	elicitor elicit.Elicitor
 	pool     *actors.Pool // nil without an MCP manager
 	workers  *sandbox.Workers
 	execs    *actors.Execs
@@ -118,6 +125,9 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	if prompter == nil {
 		prompter = noPrompter
 	}
+	if s.elicitor = opts.Elicitor; s.elicitor == nil {
+		s.elicitor = noElicitor
+	}
 	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: prompter, Logger: &logger}); err != nil {
 		return nil, err
 	}
@@ -165,7 +175,7 @@ func (s *System) startPool(servers []pool.ServerConfig) error {
 	}
 	p, err := actors.StartPool(s.system, actors.PoolConfig{
 		Servers:    servers,
-		Options:    pool.Options{Logger: s.logger, Gate: s.gate, Exclude: excludeFor(s.config.Current())},
+		Options:    pool.Options{Logger: s.logger, Gate: s.gate, Exclude: excludeFor(s.config.Current()), Elicitor: s.elicitor},
 		ExcludeFor: excludeFor,
 	})
 	if err != nil {
@@ -201,10 +211,12 @@ func (s *System) Close() error {
 	return s.closeErr
 }
 
-// noPrompter answers for a System with no one to ask: no.
-var noPrompter = permissions.PrompterFunc(func(context.Context, permissions.Question) (permissions.Answer, error) {
-	return permissions.Answer{Kind: permissions.Reject, Reason: "no one is available to approve this call"}, nil
-})
+// noPrompter answers for a System with no one to ask: no, and how to allow
+// the call.
+var noPrompter = permissions.Unattended("")
+
+// noElicitor answers servers' questions for a System with no one to ask.
+var noElicitor = elicit.Unattended("no one is available to answer it")
 
 // sessionRules holds the configuration of a System without a settings file:
 // defaults, plus the "allow always" answers of this session.

@@ -155,7 +155,7 @@ func (a *gateActor) startPrompt(q *question) {
 	q.cancel = func() { stopWithGate(); cancel() }
 	a.current = q
 	system, self := a.system, a.self
-	question := permissions.Question{Tool: q.ask.tool, Args: q.ask.args}
+	question := permissions.NewQuestion(a.effective(), q.ask.tool, q.ask.args)
 	a.work.Add(1)
 	go func() {
 		defer a.work.Done()
@@ -192,13 +192,17 @@ func (a *gateActor) finishPrompt(msg *promptFinished) {
 	case msg.answer.Kind == permissions.AllowOnce:
 		a.reply(q, nil)
 	case msg.answer.Kind == permissions.AllowAlways:
+		// An ask rule covers the tool: a saved allow rule would change
+		// nothing, so this is a yes for this call only.
+		a.reply(q, nil)
+	case msg.answer.Kind == permissions.AllowAlways && permissions.NewQuestion(a.effective(), tool, nil).AskRule == "":
 		if !slices.Contains(a.kept.sessionAllow, tool) {
 			a.kept.sessionAllow = append(a.kept.sessionAllow, tool)
 			a.save(tool)
 		}
 		a.reply(q, nil)
 	default:
-		a.reply(q, permissions.UserDenied(tool, msg.answer.Reason))
+		a.reply(q, permissions.Rejected(tool, msg.answer))
 	}
 }
 

@@ -26,6 +26,7 @@ type server struct {
 	probe   chan struct{} // a call failed in transport: is the server still there?
 	live    atomic.Pointer[liveSession]
 	tried   sync.Once // the first attempt has finished
+	calls   inflight  // calls waiting for their reply
 }
 
 // errClosedByServer ends a session the server closed (or died in).
@@ -131,6 +132,9 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		case s.changed <- struct{}{}:
 		default: // a refresh is already due; floods coalesce here
 		}
+	}
+	if s.m.opts.Elicitor != nil {
+		copts.ElicitationHandler = s.elicit
 	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
 	// Some transports keep Connect's context for the whole session (the SSE
