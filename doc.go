@@ -13,7 +13,8 @@
 //
 // A daemon asks a System four things: Declarations for each model request's
 // tools[], Broadcast for the meta messages to append to its history, CallFlat
-// for an MCP tool called directly, and Exec for an Exec call. Exec always
+// for an MCP tool called directly (under the name Declarations gave it: an
+// alias for a name the model APIs reject), and Exec for an Exec call. Exec always
 // returns a result, never a Go error: a script that throws, runs over its
 // budget, exhausts memory or is aborted is a failure result the model can act
 // on.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
@@ -16,9 +17,14 @@ import (
 type execHost struct {
 	s    *System
 	view *view
+	// prompter is the run's own (WithPrompter), nil for the System's.
+	prompter permissions.Prompter
 }
 
 func (h execHost) CallTool(ctx context.Context, name string, args json.RawMessage) (sandbox.CallResult, error) {
+	if h.prompter != nil {
+		ctx = WithPrompter(ctx, h.prompter)
+	}
 	res, err := h.s.call(ctx, name, args)
 	if err != nil {
 		return sandbox.CallResult{}, err

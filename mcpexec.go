@@ -30,7 +30,9 @@ func MaybeRunWorker() { sandbox.MaybeRunWorker() }
 type Options struct {
 	// Servers are the MCP servers to connect; ServersFile, if set, names a
 	// file in the common {"mcpServers": {...}} format whose servers are
-	// added. With neither, the session has no MCP manager.
+	// added, and which is followed: after a save, new servers connect,
+	// removed ones stop and changed ones restart. With neither, the session
+	// has no MCP manager.
 	Servers     []pool.ServerConfig
 	ServersFile string
 	// SettingsPath is the settings file (enableExec, permissions,
@@ -42,7 +44,8 @@ type Options struct {
 	ManagedSettingsPath string
 	RemoteSettingsURL   string
 	// Prompter asks the person about calls no rule settles; nil denies
-	// them (telling the model how they can be allowed).
+	// them (telling the model how they can be allowed). WithPrompter
+	// overrides it for the calls made under a context.
 	Prompter permissions.Prompter
 	// Elicitor puts the questions servers ask during a call
 	// (elicitation/create) to the person; nil declines them. The budget
@@ -68,13 +71,18 @@ type System struct {
 	system   *actor.ActorSystem
 	config   permissions.RuleStore
 	settings *hotreload.Service // nil without a settings file
-	gate     *actors.Gate
-	elicitor elicit.Elicitor
-	pool     *actors.Pool // nil without an MCP manager
-	workers  *sandbox.Workers
-	execs    *actors.Execs
-	renderer *catalog.Renderer
-	views    viewCache
+	// serversWatch follows Options.ServersFile; nil without one.
+	serversWatch *hotreload.FileWatch
+	gate         *actors.Gate
+	// prompters hands permission questions to the prompter of the call
+	// they are about (WithPrompter), or to Options.Prompter.
+	prompters callPrompters
+	elicitor  elicit.Elicitor
+	pool      *actors.Pool // nil without an MCP manager
+	workers   *sandbox.Workers
+	execs     *actors.Execs
+	renderer  *catalog.Renderer
+	views     viewCache
 
 	closeOnce sync.Once
 	closeErr  error
@@ -121,14 +129,14 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	} else {
 		s.config = &sessionRules{config: messages.Config{EnableExec: hotreload.DefaultEnableExec}}
 	}
-	prompter := opts.Prompter
-	if prompter == nil {
-		prompter = noPrompter
+	s.prompters.fallback = opts.Prompter
+	if s.prompters.fallback == nil {
+		s.prompters.fallback = noPrompter
 	}
 	if s.elicitor = opts.Elicitor; s.elicitor == nil {
 		s.elicitor = noElicitor
 	}
-	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: prompter, Logger: &logger}); err != nil {
+	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: &s.prompters, Logger: &logger}); err != nil {
 		return nil, err
 	}
 	workerOpts := opts.Workers
@@ -144,6 +152,11 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 			return nil, err
 		}
 	}
+	if opts.ServersFile != "" {
+		if err := s.watchServersFile(opts); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -151,18 +164,27 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 func serverConfigs(opts Options) ([]pool.ServerConfig, error) {
 	servers := opts.Servers
 	if opts.ServersFile != "" {
-		data, err := os.ReadFile(opts.ServersFile)
+		fromFile, err := readServersFile(opts.ServersFile)
 		if err != nil {
-			return nil, fmt.Errorf("mcpexec: servers file: %w", err)
-		}
-		fromFile, err := pool.ParseConfig(data)
-		if err != nil {
-			return nil, fmt.Errorf("mcpexec: servers file %s: %w", opts.ServersFile, err)
+			return nil, err
 		}
 		servers = append(append([]pool.ServerConfig(nil), servers...), fromFile...)
 		if servers == nil {
 			servers = []pool.ServerConfig{}
 		}
+	}
+	return servers, nil
+}
+
+// readServersFile reads and parses an mcpServers file.
+func readServersFile(path string) ([]pool.ServerConfig, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("mcpexec: servers file: %w", err)
+	}
+	servers, err := pool.ParseConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("mcpexec: servers file %s: %w", path, err)
 	}
 	return servers, nil
 }
@@ -193,6 +215,9 @@ func (s *System) startPool(servers []pool.ServerConfig) error {
 func (s *System) Close() error {
 	s.closeOnce.Do(func() {
 		var errs []error
+		if s.serversWatch != nil {
+			errs = append(errs, s.serversWatch.Close())
+		}
 		if s.workers != nil {
 			errs = append(errs, s.workers.Close())
 		}

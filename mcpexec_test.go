@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/broadcast"
+	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
@@ -58,6 +59,13 @@ type fixture struct {
 // file, and checks at cleanup that Close leaves no goroutine behind.
 func start(t *testing.T, settings string, answer permissions.AnswerKind) *fixture {
 	t.Helper()
+	return startWith(t, settings, answer,
+		pool.ServerConfig{Name: "b", Dial: testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))})
+}
+
+// startWith is start over the given servers.
+func startWith(t *testing.T, settings string, answer permissions.AnswerKind, servers ...pool.ServerConfig) *fixture {
+	t.Helper()
 	before := runtime.NumGoroutine()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "settings.json")
@@ -68,7 +76,7 @@ func start(t *testing.T, settings string, answer permissions.AnswerKind) *fixtur
 	}
 	f := &fixture{settings: path, prompter: &prompterLog{answer: permissions.Answer{Kind: answer, Reason: "not today"}}}
 	sys, err := mcpexec.Start(context.Background(), mcpexec.Options{
-		Servers:      []pool.ServerConfig{{Name: "b", Dial: testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))}},
+		Servers:      servers,
 		SettingsPath: path,
 		Prompter:     f.prompter,
 		Limits:       sandbox.Limits{Timeout: 5 * time.Second},
@@ -82,14 +90,7 @@ func start(t *testing.T, settings string, answer permissions.AnswerKind) *fixtur
 		if err := sys.Close(); err != nil {
 			t.Error(err)
 		}
-		deadline := time.Now().Add(10 * time.Second)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			buf := make([]byte, 1<<20)
-			t.Errorf("Close left goroutines: %d before, %d after\n%s", before, n, buf[:runtime.Stack(buf, true)])
-		}
+		testkit.CheckGoroutines(t, before)
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

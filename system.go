@@ -36,6 +36,24 @@ func (s *System) Declarations(opts DeclareOptions) []Declaration {
 	return declare.Assemble(s.snapshot(), s.config.Current(), opts.agent())
 }
 
+// DeclarationsWithCatalog returns tools[] for a client that owns its
+// conversation, where no catalog message can be appended (an MCP client of a
+// gateway): Exec's description carries the catalog and the servers' usage
+// instructions, all read from one pool snapshot. Equal pools and settings
+// give equal bytes, so a client's cached prompt stays valid until the pool
+// really changes.
+func (s *System) DeclarationsWithCatalog(opts DeclareOptions) []Declaration {
+	snap, agent := s.snapshot(), opts.agent()
+	decls := declare.Assemble(snap, s.config.Current(), agent)
+	for i, d := range decls {
+		if d.Name == exectool.Name {
+			body := s.view(snap, agent).catalog.Catalog().Body
+			decls[i].Description = exectool.DescriptionWithCatalog(body, serverInstructions(snap))
+		}
+	}
+	return decls
+}
+
 // Broadcast returns the meta messages to append to the history before this
 // request: at most one catalog message, and the usage instructions of servers
 // that became available. State is read from the markers in history alone; a
@@ -77,15 +95,7 @@ func (s *System) broadcast(history broadcast.Channel, snap *pool.Snapshot, cfg m
 	if ok {
 		out = append(out, msg)
 	}
-	var available []broadcast.ServerInstructions
-	if snap != nil {
-		for _, server := range snap.Servers() {
-			if text, has := snap.Instructions(server); has {
-				available = append(available, broadcast.ServerInstructions{Server: server, Instructions: text})
-			}
-		}
-	}
-	instructions, err := broadcast.Instructions(history, available)
+	instructions, err := broadcast.Instructions(history, serverInstructions(snap))
 	if err != nil {
 		return out, err
 	}
@@ -98,6 +108,26 @@ func (s *System) Catalog() catalog.Catalog {
 	return s.view(s.snapshot(), declare.Agent{}).catalog.Catalog()
 }
 
+// Instructions returns the usage instructions of the connected servers that
+// give some at initialize, sorted by server name: what a catalog message's
+// companions carry to the model.
+func (s *System) Instructions() []broadcast.ServerInstructions {
+	return serverInstructions(s.snapshot())
+}
+
+func serverInstructions(snap *pool.Snapshot) []broadcast.ServerInstructions {
+	var out []broadcast.ServerInstructions
+	if snap == nil {
+		return nil
+	}
+	for _, server := range snap.Servers() {
+		if text, has := snap.Instructions(server); has {
+			out = append(out, broadcast.ServerInstructions{Server: server, Instructions: text})
+		}
+	}
+	return out
+}
+
 // ToolResult is the outcome of a flat MCP call.
 type ToolResult struct {
 	OK     bool
@@ -106,8 +136,12 @@ type ToolResult struct {
 }
 
 // CallFlat runs an MCP tool called directly (Exec off, or a flat
-// declaration): the same funnel as every nested call.
+// declaration): the same funnel as every nested call. name is the name the
+// tool was declared under; a tool whose real name the model APIs reject was
+// declared under an alias, which is mapped back here, so the permission
+// gate sees the real name.
 func (s *System) CallFlat(ctx context.Context, name string, args json.RawMessage) ToolResult {
+	name = s.flatNames(s.snapshot()).Real(name)
 	res, err := s.call(ctx, name, args)
 	if err != nil {
 		return ToolResult{Text: err.Error()}
@@ -165,7 +199,7 @@ func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.Raw
 	}
 	v := s.view(s.snapshot(), opts.agent())
 	req := actors.ExecRequest{Script: sandbox.Request{
-		Code: code, Tools: v.toolSet, Host: execHost{s: s, view: v}, Limits: s.limits, Logger: &s.logger,
+		Code: code, Tools: v.toolSet, Host: execHost{s: s, view: v, prompter: prompterFrom(ctx)}, Limits: s.limits, Logger: &s.logger,
 	}}
 	if onProgress != nil {
 		req.OnProgress = func(calls []string) { onProgress(exectool.Summary(calls, false)) }

@@ -26,21 +26,40 @@ type view struct {
 	index     *catalog.Index
 }
 
-// viewCache keeps the views of the latest snapshot; a new snapshot replaces
-// them all.
+// viewCache keeps the views of the latest snapshot, and its flat names; a
+// new snapshot replaces them all.
 type viewCache struct {
 	mu    sync.Mutex
 	snap  *pool.Snapshot
 	views map[string]*view
+	flat  *declare.FlatNames
+}
+
+// use makes snap the cached snapshot, dropping what belonged to another.
+// The caller holds mu.
+func (c *viewCache) use(snap *pool.Snapshot) {
+	if c.snap != snap || c.views == nil {
+		c.snap, c.views, c.flat = snap, map[string]*view{}, nil
+	}
+}
+
+// flatNames maps snap's tools to their flat declaration names and back,
+// computed once per snapshot.
+func (s *System) flatNames(snap *pool.Snapshot) *declare.FlatNames {
+	s.views.mu.Lock()
+	defer s.views.mu.Unlock()
+	s.views.use(snap)
+	if s.views.flat == nil {
+		s.views.flat = declare.FlatNamesOf(snap)
+	}
+	return s.views.flat
 }
 
 func (s *System) view(snap *pool.Snapshot, agent declare.Agent) *view {
 	key := agentKey(agent)
 	s.views.mu.Lock()
 	defer s.views.mu.Unlock()
-	if s.views.snap != snap || s.views.views == nil {
-		s.views.snap, s.views.views = snap, map[string]*view{}
-	}
+	s.views.use(snap)
 	if v, ok := s.views.views[key]; ok {
 		return v
 	}

@@ -69,6 +69,13 @@ func StartPool(system *actor.ActorSystem, cfg PoolConfig) (*Pool, error) {
 // PID is the pool actor, for ConfigChanged and subscriptions.
 func (p *Pool) PID() *actor.PID { return p.pid }
 
+// SetServers replaces the configured servers and returns once the servers
+// it stops are gone (see pool.Manager.SetServers). The Manager is safe for
+// concurrent use and the actor keeps nothing that depends on the server
+// list; its mailbox must not wait while servers stop. Subscribers hear of
+// the new pool like of any other change.
+func (p *Pool) SetServers(servers []pool.ServerConfig) error { return p.manager.SetServers(servers) }
+
 // Snapshot returns the pool as it is now: one atomic read.
 func (p *Pool) Snapshot() *toolpool.Snapshot { return p.manager.Snapshot() }
 

@@ -1,10 +1,12 @@
 // Package catalog renders an MCP tool pool as the model-visible catalog and
 // answers the in-sandbox search over the same pool.
 //
-// Every tool becomes one entry: its description's first line, then its call
-// form with a multi-line TypeScript signature rendered from its JSON Schemas,
-// fields carrying their descriptions and constraints as JSDoc, and the
-// return type rendered from its outputSchema by the same renderer:
+// Every tool becomes one entry: its description's first line that says
+// something (a heading or label line such as "🎯 Purpose:" is passed over),
+// then its call form with a multi-line TypeScript signature rendered from
+// its JSON Schemas, fields carrying their descriptions and constraints as
+// JSDoc, and the return type rendered from its outputSchema by the same
+// renderer:
 //
 //	/** Create multiple new entities in the knowledge graph */
 //	tools.mcp__memory__create_entities(args: {
@@ -26,7 +28,12 @@
 // Render is pure. A Renderer keeps each tool's rendered entry keyed by the
 // tool's content, so rebuilding after one server changes re-renders only
 // that server's tools. An Index serves searches over a whole snapshot,
-// whatever the catalog showed.
+// whatever the catalog showed, ranked: tool names are read as words
+// (snake_case, camelCase, dots, hyphens), words are lightly stemmed and
+// common synonyms stand for each other, and field-weighted BM25 over the
+// name, server, summary, description and parameter names orders the hits,
+// an exact or near-exact name first (search.go, searchrank.go).
+// testdata/search-eval.tsv holds the queries its quality is measured on.
 //
 // The model-visible wording is in text.go.
 package catalog

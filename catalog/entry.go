@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -21,6 +22,10 @@ type entry struct {
 	// ending in a newline. Its cost is priced as a whole (NFR-7).
 	block string
 	cost  int
+	// params are the input's top-level parameter names and the values of
+	// their enums (a method or action switch names what the tool does):
+	// search reads them.
+	params []string
 }
 
 // renderEntry renders one tool. It is pure: the same tool always gives the
@@ -41,7 +46,8 @@ func renderEntry(t Tool, sc *scratch) *entry {
 	// The entry keeps its own copy of the schemas: the cache compares them
 	// with later pools, and the caller's slices may be reused.
 	t.InputSchema, t.OutputSchema = bytes.Clone(t.InputSchema), bytes.Clone(t.OutputSchema)
-	return &entry{tool: t, signature: block[sigStart:sigEnd], block: block, cost: estimateTokensBytes(b)}
+	return &entry{tool: t, signature: block[sigStart:sigEnd], block: block, cost: estimateTokensBytes(b),
+		params: slices.Clone(sc.params)}
 }
 
 // signature renders callee(args: In): Promise<Out> with both types from the
@@ -54,8 +60,10 @@ func (sc *scratch) signature(callee string, input, output []byte) string {
 func (sc *scratch) appendSignature(b []byte, callee string, input, output []byte) []byte {
 	b = append(b, callee...)
 	b = append(b, "(args: "...)
+	sc.params = sc.params[:0]
 	if len(input) > 0 {
 		b = append(b, sc.schemaType(input)...)
+		sc.params = appendParamWords(sc.params, sc.root)
 	} else {
 		b = append(b, "{}"...)
 	}
@@ -73,6 +81,11 @@ type scratch struct {
 	p     parser
 	r     tsRenderer
 	block []byte
+	// root is the last document schemaType parsed (nil if it was not
+	// JSON), valid until its next call; params are the parameter words of
+	// the last input schema appendSignature rendered.
+	root   *node
+	params []string
 }
 
 // schemaType renders a whole schema document at the top level. A document
@@ -80,6 +93,7 @@ type scratch struct {
 // valid until the next call.
 func (sc *scratch) schemaType(doc []byte) []byte {
 	root, err := sc.p.parse(doc)
+	sc.root = root
 	if err != nil {
 		return []byte(unknownType)
 	}
@@ -87,26 +101,50 @@ func (sc *scratch) schemaType(doc []byte) []byte {
 	return sc.r.render(root)
 }
 
-// summaryLine is a description's first non-blank line, cut to summaryWidth
-// characters with an ellipsis (CAT-1).
+// summaryLine is the description's summary (summaryText), cut to
+// summaryWidth characters with an ellipsis (CAT-1).
 func summaryLine(desc string) string {
-	desc = strings.TrimLeft(desc, " \t\r\n")
-	if i := strings.IndexByte(desc, '\n'); i >= 0 {
-		desc = desc[:i]
-	}
-	if i := strings.IndexByte(desc, '\r'); i >= 0 {
-		desc = desc[:i]
-	}
-	desc = strings.TrimRight(desc, " \t")
-	if len(desc) > summaryWidth && utf8.RuneCountInString(desc) > summaryWidth {
+	line := summaryText(desc)
+	if len(line) > summaryWidth && utf8.RuneCountInString(line) > summaryWidth {
 		n := 0
-		for i := range desc {
+		for i := range line {
 			if n == summaryWidth {
-				desc = strings.TrimRight(desc[:i], " \t") + ellipsis
+				line = strings.TrimRight(line[:i], " \t") + ellipsis
 				break
 			}
 			n++
 		}
 	}
-	return escapeComment(desc)
+	return escapeComment(line)
+}
+
+// maxEnumWords bounds how many enum values of one parameter search reads,
+// and maxEnumWordLen how long one may be: a method switch has a handful of
+// short values, a list of every time zone says nothing about the tool.
+const (
+	maxEnumWords   = 64
+	maxEnumWordLen = 40
+)
+
+// appendParamWords appends the top-level parameter names of an input schema
+// and their short string enum values. They are copied: the parsed document
+// is reused.
+func appendParamWords(dst []string, schema *node) []string {
+	props := schema.get("properties")
+	if props == nil || props.kind != kindObject {
+		return dst
+	}
+	for i, name := range props.keys {
+		dst = append(dst, strings.Clone(name))
+		enum := props.vals[i].get("enum")
+		if enum == nil || enum.kind != kindArray || len(enum.items) > maxEnumWords {
+			continue
+		}
+		for _, v := range enum.items {
+			if v.kind == kindString && len(v.text) <= maxEnumWordLen {
+				dst = append(dst, strings.Clone(v.text))
+			}
+		}
+	}
+	return dst
 }

@@ -61,7 +61,7 @@ func ExampleIndex_Search() {
 	// 1 mcp__weather__forecast <nil>
 	// search arguments do not match the expected shape (unknown field "q"); call it as:
 	// tools["$codemode"].search(args: {
-	//   /** Words to find in tool names and descriptions, case-insensitive; a tool matches when it contains every word. Omit query (or pass an empty string) to list the full pool. */
+	//   /** What the tool should do, in a few words (as in "send a message to a channel"), matched against tool and server names, descriptions and parameters; the best matches come first. Omit query (or pass an empty string) to list the full pool. */
 	//   query?: string;
 	// }): Promise<Array<{
 	//   /** The tool's full name. */

@@ -1,10 +1,11 @@
 package catalog
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -63,17 +64,24 @@ var searchSignature = sync.OnceValue(func() string {
 func SearchSignature() string { return searchSignature() }
 
 // Index answers searches over one pool snapshot: the whole pool, whatever
-// the catalog showed (SEARCH-1, SEARCH-4). It is immutable and safe for
-// concurrent use.
+// the catalog showed (SEARCH-1, SEARCH-4). It is built once per snapshot,
+// is immutable and safe for concurrent use.
 type Index struct {
 	items []indexItem // by name
+	terms *termIndex  // over items, in the same order
 }
 
 type indexItem struct {
-	result    SearchResult
+	entry     *entry
 	nameLower string
 	toolLower string // the name after mcp__<server>__
-	descLower string
+	// nameKey and serverNameKey are the terms of the tool's name, without
+	// and with its server's, as termKeys: a query with exactly these terms
+	// names the tool.
+	nameKey       string
+	serverNameKey string
+	// nameTerms are the distinct terms of the tool's name.
+	nameTerms []string
 }
 
 // IndexOption configures NewIndex.
@@ -105,90 +113,136 @@ func NewIndex(tools []Tool, opts ...IndexOption) *Index {
 		}
 		renderAll(tools, idx, entries)
 	}
-	items := make([]indexItem, len(entries))
-	for i, e := range entries {
-		name := e.tool.Name
-		tool := name
-		if parts := strings.SplitN(name, "__", 3); len(parts) == 3 {
-			tool = parts[2]
-		}
-		items[i] = indexItem{
-			result:    SearchResult{Name: name, Description: e.tool.Description, Signature: e.signature},
-			nameLower: strings.ToLower(name),
-			toolLower: strings.ToLower(tool),
-			descLower: strings.ToLower(e.tool.Description),
-		}
-	}
 	// By name; a name listed twice is ordered by its content, so the order
 	// never depends on the pool's.
-	sort.Slice(items, func(i, j int) bool {
-		a, b := items[i].result, items[j].result
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		if a.Signature != b.Signature {
-			return a.Signature < b.Signature
-		}
-		return a.Description < b.Description
+	slices.SortFunc(entries, func(a, b *entry) int {
+		return cmp.Or(cmp.Compare(a.tool.Name, b.tool.Name), cmp.Compare(a.signature, b.signature),
+			cmp.Compare(a.tool.Description, b.tool.Description))
 	})
-	return &Index{items: items}
+	items := make([]indexItem, len(entries))
+	docs := make([]fieldTexts, len(entries))
+	for i, e := range entries {
+		server, tool := splitToolName(e.tool.Name)
+		nameTerms := appendTerms(nil, tool)
+		items[i] = indexItem{
+			entry:         e,
+			nameLower:     strings.ToLower(e.tool.Name),
+			toolLower:     strings.ToLower(tool),
+			nameKey:       termKey(nameTerms),
+			serverNameKey: termKey(appendTerms(nameTerms, server)),
+			nameTerms:     slices.Compact(slices.Sorted(slices.Values(nameTerms))),
+		}
+		docs[i] = fieldTexts{
+			fieldName:        {tool},
+			fieldServer:      {server},
+			fieldSummary:     {summaryText(e.tool.Description)},
+			fieldDescription: {e.tool.Description},
+			fieldParams:      e.params,
+		}
+	}
+	return &Index{items: items, terms: newTermIndex(docs)}
+}
+
+// splitToolName splits mcp__<server>__<tool> into its server and tool; a
+// name of another form is all tool.
+func splitToolName(name string) (server, tool string) {
+	if parts := strings.SplitN(name, "__", 3); len(parts) == 3 {
+		return parts[1], parts[2]
+	}
+	return "", name
 }
 
 // Search runs one search. args is the script's argument object as JSON; it
 // must match SearchSchema, otherwise the error (model-visible) shows the
 // expected call form (SEARCH-9, EDGE-24). The result is never nil.
 //
-// Every word of the query must occur in the tool's name or description,
-// case-insensitively (SEARCH-2). An empty or omitted query lists the whole
-// pool by name (SEARCH-3). Results rank an exact name first, then tools
-// whose name holds every word, then the rest; ties by name.
+// An empty or omitted query lists the whole pool by name (SEARCH-3).
+// Otherwise the results are ranked: a tool whose name is the query (case
+// aside) first, then tools whose name is made of exactly the query's words,
+// then every tool matching any of the query's words in its name, server,
+// description (case-insensitively, SEARCH-2) or parameters, by relevance
+// (BM25F over those fields, see searchrank.go); ties by name. A tool that
+// carries under half as many of the query's words as the best-matching
+// tool, and scores far below the best, is left out.
 func (ix *Index) Search(args json.RawMessage) ([]SearchResult, error) {
 	query, err := searchQuery(args)
 	if err != nil {
 		return nil, err
 	}
-	q := strings.ToLower(strings.TrimSpace(query))
-	words := strings.Fields(q)
-	type hit struct {
-		rank int
-		item *indexItem
+	query = strings.TrimSpace(query)
+	if query == "" {
+		out := make([]SearchResult, len(ix.items))
+		for i := range ix.items {
+			out[i] = ix.result(i)
+		}
+		return out, nil
 	}
-	hits := make([]hit, 0, 16)
-	for i := range ix.items {
-		it := &ix.items[i]
-		if len(words) == 0 {
-			hits = append(hits, hit{0, it})
-			continue
-		}
-		if it.nameLower == q || it.toolLower == q {
-			hits = append(hits, hit{0, it})
-			continue
-		}
-		inName, inAny := true, true
-		for _, w := range words {
-			if strings.Contains(it.nameLower, w) {
-				continue
-			}
-			inName = false
-			if !strings.Contains(it.descLower, w) {
-				inAny = false
-				break
-			}
-		}
-		switch {
-		case inName:
-			hits = append(hits, hit{1, it})
-		case inAny:
-			hits = append(hits, hit{2, it})
-		}
-	}
-	// items are in name order, so a stable sort by rank keeps ties by name.
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].rank < hits[j].rank })
+	hits := ix.rank(query)
 	out := make([]SearchResult, len(hits))
 	for i, h := range hits {
-		out[i] = h.item.result
+		out[i] = ix.result(h.item)
 	}
 	return out, nil
+}
+
+// result builds the entry search returns for one indexed tool.
+func (ix *Index) result(i int) SearchResult {
+	e := ix.items[i].entry
+	return SearchResult{Name: e.tool.Name, Description: e.tool.Description, Signature: e.signature}
+}
+
+// nameMatch is how closely a query names a tool: the best tier sorts
+// first.
+type nameMatch uint8
+
+const (
+	nameExact  nameMatch = iota // the query is the full name or the tool's name
+	nameTerms                   // the query's terms are the name's terms
+	nameNoMore                  // relevance alone
+)
+
+type hit struct {
+	item  int
+	match nameMatch
+	score float64
+}
+
+// rank returns the tools that match query, best first.
+func (ix *Index) rank(query string) []hit {
+	lower := strings.ToLower(query)
+	terms := queryTerms(query)
+	keys := [2]string{termKey(terms), termKey(appendTerms(nil, query))}
+	words := ix.terms.queryWords(terms, query)
+	scores, matched := ix.terms.scores(words)
+	var hits []hit
+	mostMatched, best := 0, 0.0
+	for i := range ix.items {
+		it := &ix.items[i]
+		h := hit{item: i, match: nameNoMore, score: scores[i] * (1 + nameCoverageWeight*nameCoverage(it.nameTerms, words))}
+		switch {
+		case it.nameLower == lower || it.toolLower == lower:
+			h.match = nameExact
+		case slices.Contains(keys[:], it.nameKey) || slices.Contains(keys[:], it.serverNameKey):
+			h.match = nameTerms
+		case h.score == 0:
+			continue
+		}
+		mostMatched = max(mostMatched, matched[i])
+		best = max(best, h.score)
+		hits = append(hits, h)
+	}
+	// A tool that carries under half the words the best-matching tool
+	// carries and scores far below the best is noise: "send" alone for
+	// "send slack message". One carrying only the query's rarest word
+	// ("balance") stays.
+	hits = slices.DeleteFunc(hits, func(h hit) bool {
+		return h.match == nameNoMore && 2*matched[h.item] < mostMatched && h.score < weakHitRatio*best
+	})
+	// items are in name order, so a stable sort keeps ties by name.
+	slices.SortStableFunc(hits, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(a.match, b.match), cmp.Compare(b.score, a.score))
+	})
+	return hits
 }
 
 // searchQuery validates args against the search schema and returns the

@@ -21,6 +21,16 @@ func searchNames(t *testing.T, ix *Index, args string) []string {
 	return names
 }
 
+// expectFirst checks that each query finds its tool first.
+func expectFirst(t *testing.T, ix *Index, firsts map[string]string) {
+	t.Helper()
+	for query, want := range firsts {
+		if got := searchNames(t, ix, `{"query":"`+query+`"}`); len(got) == 0 || got[0] != want {
+			t.Errorf("%q: got %v, want %s first", query, got, want)
+		}
+	}
+}
+
 // Proves SEARCH-1, SEARCH-4.
 func TestSEARCH1_SEARCH4_MatchesTheWholeSnapshotNotOnlyWhatIsShown(t *testing.T) {
 	tools, opts := truncatedPool()
@@ -109,19 +119,101 @@ func TestSEARCH2_RankingAndMultiWordQueries(t *testing.T) {
 		{Name: "mcp__d__issue_comments", Description: "List comments on an issue."},
 		{Name: "mcp__e__list", Description: "List repositories."},
 	})
-	// The exact tool name comes first, then name matches, then description
-	// matches; ties by name.
-	want := []string{"mcp__a__issue", "mcp__b__list_issues", "mcp__d__issue_comments", "mcp__c__search"}
-	if got := searchNames(t, ix, `{"query":"issue"}`); !slices.Equal(got, want) {
-		t.Errorf("issue: got %v want %v", got, want)
+	// The exact tool name comes first; a word in the name counts more than
+	// the same word in the description.
+	got := searchNames(t, ix, `{"query":"issue"}`)
+	if len(got) != 4 || got[0] != "mcp__a__issue" || got[3] != "mcp__c__search" {
+		t.Errorf("issue: got %v", got)
 	}
-	if got := searchNames(t, ix, `{"query":"mcp__c__search"}`); !slices.Equal(got, []string{"mcp__c__search"}) {
+	if got := searchNames(t, ix, `{"query":"mcp__c__search"}`); len(got) == 0 || got[0] != "mcp__c__search" {
 		t.Errorf("full name: got %v", got)
 	}
-	// Several words: every one must occur, in the name or the description.
-	want = []string{"mcp__b__list_issues", "mcp__d__issue_comments"}
-	if got := searchNames(t, ix, `{"query":"  list   ISSUE "}`); !slices.Equal(got, want) {
-		t.Errorf("list issue: got %v want %v", got, want)
+	// Several words: the tool matching all of them leads, in any case and
+	// order; tools matching only some still come after it.
+	got = searchNames(t, ix, `{"query":"  ISSUE   list "}`)
+	if len(got) < 2 || got[0] != "mcp__b__list_issues" {
+		t.Errorf("list issue: got %v", got)
+	}
+	// Words the pool never uses do not hide the ones it does.
+	got = searchNames(t, ix, `{"query":"list pull requests quickly"}`)
+	if !slices.Contains(got, "mcp__c__search") {
+		t.Errorf("a partial match must still be found: %v", got)
+	}
+}
+
+// Proves SEARCH-2.
+func TestSEARCH2_NamesAreReadAsWords(t *testing.T) {
+	ix := NewIndex([]Tool{
+		{Name: "mcp__github__create_issue", Description: "Open one."},
+		{Name: "mcp__lark__im_v1_chatMembers_get", Description: "Obtain them."},
+		{Name: "mcp__lark__bitable.v1.appTableRecord.search", Description: "Query them."},
+		{Name: "mcp__notion__API-post-search", Description: "Look by title."},
+		{Name: "mcp__mobile__mobile_take_screenshot", Description: "A picture."},
+	})
+	expectFirst(t, ix, map[string]string{
+		"create issue":        "mcp__github__create_issue",                   // snake_case
+		"issue create":        "mcp__github__create_issue",                   // any order
+		"Create-Issue":        "mcp__github__create_issue",                   // case and separators
+		"chat members":        "mcp__lark__im_v1_chatMembers_get",            // camelCase
+		"get chat member":     "mcp__lark__im_v1_chatMembers_get",            // plural
+		"table record search": "mcp__lark__bitable.v1.appTableRecord.search", // dots
+		"notion post search":  "mcp__notion__API-post-search",                // server and hyphens
+		"taking screenshots":  "mcp__mobile__mobile_take_screenshot",         // -ing, plural
+	})
+}
+
+// Proves SEARCH-2.
+func TestSEARCH2_SynonymsFindTheServersWord(t *testing.T) {
+	ix := NewIndex([]Tool{
+		{Name: "mcp__gmail__delete_label", Description: "Deletes a Gmail label."},
+		{Name: "mcp__gmail__search_emails", Description: "Searches for emails using Gmail search syntax."},
+		{Name: "mcp__gmail__create_label", Description: "Creates a new Gmail label."},
+		{Name: "mcp__slack__slack_post_message", Description: "Post a new message to a Slack channel."},
+		{Name: "mcp__cloudflare__version_rollback", Description: "Rollback to a specific version."},
+	})
+	expectFirst(t, ix, map[string]string{
+		"remove a label":                    "mcp__gmail__delete_label",
+		"find mail":                         "mcp__gmail__search_emails",
+		"send a slack message to a channel": "mcp__slack__slack_post_message",
+		"roll back a version":               "mcp__cloudflare__version_rollback",
+	})
+	// The word the query used beats its synonym: delete a label with
+	// "delete" in the name, not one that says "remove" somewhere.
+	ix = NewIndex([]Tool{
+		{Name: "mcp__a__delete_label", Description: "Deletes a label."},
+		{Name: "mcp__b__remove_label", Description: "Removes a label."},
+	})
+	if got := searchNames(t, ix, `{"query":"delete label"}`); len(got) != 2 || got[0] != "mcp__a__delete_label" {
+		t.Errorf("got %v", got)
+	}
+}
+
+// Proves SEARCH-2.
+func TestSEARCH2_IssueQueriesFindTheTool(t *testing.T) {
+	// Queries that found nothing, or the wrong tool first, when every word
+	// had to occur as a substring and ties sorted by name.
+	var tools []Tool
+	for _, file := range []string{"slack", "github-go-default", "gitlab", "lark", "playwright", "stripe",
+		"filesystem", "gmail", "notion", "memory", "kubernetes", "heroku"} {
+		tools = append(tools, fixtureTools(loadPool(t, file))...)
+	}
+	ix := NewIndex(tools)
+	for _, c := range []struct {
+		query string
+		want  []string // any of them
+		top   int      // within the first top hits
+	}{
+		{"send slack message", []string{"mcp__slack__slack_post_message"}, 1},
+		{"send message", []string{"mcp__lark__im_v1_message_create", "mcp__slack__slack_post_message"}, 1},
+		{"refund a payment", []string{"mcp__stripe__create_refund"}, 1},
+		{"list repositories", []string{"mcp__github-go-default__search_repositories", "mcp__gitlab__search_repositories", "mcp__gitlab__list_projects"}, 3},
+		{"get pull request diff", []string{"mcp__github-go-default__pull_request_read", "mcp__gitlab__get_merge_request_diffs", "mcp__gitlab__list_merge_request_diffs"}, 3},
+		{"open web page", []string{"mcp__playwright__browser_navigate", "mcp__playwright__browser_tabs"}, 5},
+	} {
+		got := searchNames(t, ix, `{"query":"`+c.query+`"}`)
+		if !slices.ContainsFunc(got[:min(c.top, len(got))], func(n string) bool { return slices.Contains(c.want, n) }) {
+			t.Errorf("%q: first hits %v, want one of %v within %d", c.query, got[:min(5, len(got))], c.want, c.top)
+		}
 	}
 }
 

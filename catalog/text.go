@@ -48,7 +48,7 @@ const searchSchemaJSON = `{
   "properties": {
     "query": {
       "type": "string",
-      "description": "Words to find in tool names and descriptions, case-insensitive; a tool matches when it contains every word. Omit query (or pass an empty string) to list the full pool."
+      "description": "What the tool should do, in a few words (as in \"send a message to a channel\"), matched against tool and server names, descriptions and parameters; the best matches come first. Omit query (or pass an empty string) to list the full pool."
     }
   },
   "additionalProperties": false

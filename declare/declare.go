@@ -55,7 +55,7 @@ func ExecDeclared(snap *toolpool.Snapshot, cfg messages.Config, agent Agent) boo
 
 // Assemble returns the declarations for one request: the built-in tools,
 // then either Exec alone or every MCP tool of the snapshot that the agent
-// may use.
+// may use, each under the name FlatNamesOf(snap) gives it.
 func Assemble(snap *toolpool.Snapshot, cfg messages.Config, agent Agent) []Declaration {
 	out := append([]Declaration(nil), agent.Builtin...)
 	if ExecDeclared(snap, cfg, agent) {
@@ -66,8 +66,9 @@ func Assemble(snap *toolpool.Snapshot, cfg messages.Config, agent Agent) []Decla
 			ConcurrencySafe: exectool.ConcurrencySafe,
 		})
 	}
+	flat := FlatNamesOf(snap)
 	eachTool(snap, agent, func(t toolpool.Tool) {
-		out = append(out, Declaration{Name: t.Name, Description: t.Description, InputSchema: inputSchema(t)})
+		out = append(out, Declaration{Name: flat.Declared(t.Name), Description: t.Description, InputSchema: inputSchema(t)})
 	})
 	return out
 }

@@ -5,4 +5,9 @@
 // neither excluded nor denied; otherwise every MCP tool flatly, from the same
 // snapshot, so turning Exec off never takes MCP capability with it (CONV-3,
 // CONV-4, EDGE-4). Built-in tools pass through untouched.
+//
+// A flat MCP tool whose name the model APIs would reject (longer than 64
+// characters, or with characters other than letters, digits, '_' and '-')
+// is declared under a stable alias (FlatNames); the host maps a call to
+// the alias back to the real tool before the permission gate.
 package declare

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpexec/mcpexec/broadcast"
 	"github.com/mcpexec/mcpexec/catalog"
 )
 
@@ -22,17 +23,49 @@ const ConcurrencySafe = false
 // same constants the sandbox and the catalog use, and nothing of the pool.
 func Description() string { return description }
 
-var description = fmt.Sprintf(`Run a JavaScript script in an isolated sandbox that can call MCP tools.
+// DescriptionWithCatalog returns Exec's description for a client that owns
+// its conversation (an MCP client of a gateway), where no catalog message
+// can be appended: the same text, pointing at the catalog that follows it
+// instead of at catalog messages. catalog is the rendered catalog body;
+// instructions are the servers' usage instructions. The same inputs give
+// the same bytes.
+func DescriptionWithCatalog(catalog string, instructions []broadcast.ServerInstructions) string {
+	var b strings.Builder
+	b.WriteString(strings.Replace(description, catalogInConversation, catalogBelow, 1))
+	b.WriteString("\n\n")
+	b.WriteString(catalogHeading)
+	b.WriteString(catalog)
+	for _, in := range instructions {
+		b.WriteString("\n\n")
+		b.WriteString(instructionsHeading(in.Server))
+		b.WriteString(in.Instructions)
+	}
+	return b.String()
+}
 
-The script is the body of an async function: use await, and return a value. The global "tools" holds every MCP tool available in this session as an async function, under the full name the catalog gives it: await tools.<name>({ ...arguments }) resolves to the tool's output: its structured result when it has one, otherwise its text, otherwise null. Names that are not JavaScript identifiers take brackets: tools["<name>"]({ ... }). Arguments must be a plain object. Chain several calls in one script and pass results from one to the next; a failed call rejects, and try/catch lets the script go on.
+// The sentence that says where the catalog is, as the conversation channel
+// and a description carry it.
+const (
+	catalogInConversation = "The tools available are listed in catalog messages in the conversation."
+	catalogBelow          = "The tools available are listed in the MCP tool catalog below."
+	catalogHeading        = "MCP tool catalog:\n\n"
+)
 
-The tools available are listed in catalog messages in the conversation. %s is reserved for the sandbox's own entries: when a catalog says it is partial, it shows how to search the full pool there.
+func instructionsHeading(server string) string {
+	return "Usage instructions from the MCP server \"" + server + "\":\n\n"
+}
 
-console.log output is returned together with the return value. The sandbox has no require, import, eval, fetch, file system or network: only tools and console. The script runs under a time budget; tool calls that completed before a failure stay in effect.`,
+var description = fmt.Sprintf(`Run a JavaScript or TypeScript script in an isolated sandbox that can call MCP tools.
+
+The script is the body of an async function: use await, and return a value. Type annotations are allowed and ignored. The global "tools" holds every MCP tool available in this session as an async function, under the full name the catalog gives it: await tools.<name>({ ...arguments }) resolves to the tool's output: its structured result when it has one, otherwise its text, otherwise null. Names that are not JavaScript identifiers take brackets: tools["<name>"]({ ... }). Arguments must be a plain object. Chain several calls in one script and pass results from one to the next; a failed call rejects, and try/catch lets the script go on.
+
+`+catalogInConversation+` %s is reserved for the sandbox's own entries: when a catalog says it is partial, it shows how to search the full pool there.
+
+console.log output is returned together with the return value. Besides tools and console, the standard JavaScript built-ins and these web globals exist: setTimeout, setInterval, queueMicrotask, URL, URLSearchParams, atob, btoa, TextEncoder, TextDecoder, structuredClone, crypto.randomUUID, crypto.getRandomValues, performance.now. The sandbox has no require, import, eval, fetch, Intl, file system or network. The script runs under a time budget; tool calls that completed before a failure stay in effect.`,
 	fmt.Sprintf("tools[%q]", catalog.SearchNamespace))
 
 // inputSchema is the parameter schema: one required string.
-var inputSchema = json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":"The JavaScript to run: the body of an async function. Use await for tool calls and return the result."}},"required":["code"],"additionalProperties":false}`)
+var inputSchema = json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":"The JavaScript or TypeScript to run: the body of an async function. Use await for tool calls and return the result."}},"required":["code"],"additionalProperties":false}`)
 
 // InputSchema returns the parameter schema (a fresh copy).
 func InputSchema() json.RawMessage { return append(json.RawMessage(nil), inputSchema...) }

@@ -104,3 +104,16 @@ func TestSUM8_CollapsedLineIsTheToolNameAlone(t *testing.T) {
 		t.Errorf("collapsed line %q", CollapsedLine())
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"0 tool calls":                           "0 tool calls",
+		"failed":                                 "failed",
+		"1 tool call\nmcp__a__x":                 "1 tool call: mcp__a__x",
+		"... 3 tool calls\nmcp__a__x\nmcp__b__y": "... 3 tool calls: mcp__a__x, mcp__b__y",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -38,6 +38,16 @@ func callCount(n int) string {
 	return strconv.Itoa(n) + " tool calls"
 }
 
+// OneLine joins a summary's lines for a one-line display:
+// "2 tool calls: mcp__a__x, mcp__a__y".
+func OneLine(summary string) string {
+	first, rest, ok := strings.Cut(summary, "\n")
+	if !ok {
+		return first
+	}
+	return first + ": " + strings.ReplaceAll(rest, "\n", ", ")
+}
+
 // CollapsedLine is the tool block's one-line header: the tool name alone,
 // with no argument preview (SUM-8): a script's first line rarely says what
 // it does.

@@ -111,3 +111,24 @@ func (w *watcher[K]) close() error {
 	w.wg.Wait()
 	return err
 }
+
+// FileWatch is a running WatchFile.
+type FileWatch struct{ w *watcher[string] }
+
+// WatchFile calls changed after each save of the file at path, however the
+// editor saves it (atomic rename, in place), once per burst of events. The
+// file need not exist yet. changed runs on the watch's own goroutine.
+func WatchFile(path string, changed func(), logger zerolog.Logger) (*FileWatch, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	w, err := watchFiles(map[string]string{abs: abs}, DefaultDebounce, func([]string) { changed() }, logger)
+	if err != nil {
+		return nil, err
+	}
+	return &FileWatch{w: w}, nil
+}
+
+// Close stops the watch and waits for a changed call in progress.
+func (f *FileWatch) Close() error { return f.w.close() }

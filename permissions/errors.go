@@ -25,7 +25,23 @@ type PromptError struct {
 	Err  error
 }
 
-func (e *PromptError) Error() string { return promptFailedMessage(e.Tool) }
+func (e *PromptError) Error() string {
+	var cannot *CannotAskError
+	if errors.As(e.Err, &cannot) && cannot.Guidance != "" {
+		return promptFailedMessage(e.Tool) + ": " + cannot.Guidance
+	}
+	return promptFailedMessage(e.Tool)
+}
+
+// CannotAskError is what a Prompter returns when no person can be asked:
+// the one who would answer has no way to see a question (an MCP client
+// without elicitation). Its Guidance, written for the model, says how the
+// call could be permitted, and is part of the denied call's error.
+type CannotAskError struct {
+	Guidance string
+}
+
+func (e *CannotAskError) Error() string { return e.Guidance }
 
 // Unwrap returns the Prompter's error.
 func (e *PromptError) Unwrap() error { return e.Err }

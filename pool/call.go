@@ -35,14 +35,18 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 		}
 		return Result{}, &CallError{Tool: name, Kind: KindDenied, msg: msg, err: err}
 	}
-	live := m.servers[tool.Server].live.Load()
+	srv := m.lookup(tool.Server)
+	var live *liveSession
+	if srv != nil {
+		live = srv.live.Load()
+	}
 	if live == nil {
 		if ctx.Err() != nil { // the wait at the gate outlasted the caller
 			return Result{}, callError(ctx, name, tool.Server, nil, ctx.Err())
 		}
 		return Result{}, &CallError{Tool: name, Kind: KindServerDown, msg: textServerDown(name, tool.Server, m.whyDown(tool.Server))}
 	}
-	if limit := m.servers[tool.Server].cfg.CallTimeout; limit > 0 {
+	if limit := srv.cfg.CallTimeout; limit > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, limit)
 		defer cancel()
@@ -51,14 +55,14 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	if len(args) > 0 {
 		params.Arguments = args
 	}
-	defer m.servers[tool.Server].calls.add(ctx, name)()
+	defer srv.calls.add(ctx, name)()
 	callCtx, reply := withRawReply(ctx)
 	res, err := live.session.CallTool(callCtx, params)
 	if err != nil {
 		live.tap.forget(reply)
 		ce := callError(ctx, name, tool.Server, live.ended, err)
 		if ce.transportFailed() {
-			m.servers[tool.Server].suspect()
+			srv.suspect()
 		}
 		return Result{}, ce
 	}

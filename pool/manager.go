@@ -109,14 +109,20 @@ var errManagerClosed = errors.New("the MCP connections were closed")
 // Manager keeps the configured servers connected and publishes the pool.
 // Every method is safe for concurrent use.
 type Manager struct {
-	opts    Options
-	log     zerolog.Logger
-	servers map[string]*server // fixed at New
-	names   []string           // sorted configured names
+	opts Options
+	log  zerolog.Logger
+	// servers and names (sorted) are the configured servers. They change
+	// only in SetServers, under mu; the goroutines of New's and SetServers'
+	// callers read them without it.
+	servers map[string]*server
+	names   []string
 
+	ctx    context.Context // the servers' lifetime
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	ready  chan struct{} // closed when every server finished its first attempt
+
+	reconfigure sync.Mutex // one SetServers at a time
+	wg          sync.WaitGroup
+	ready       chan struct{} // closed when every server finished its first attempt
 
 	mu       sync.Mutex
 	live     map[string]ServerTools // connected servers only
@@ -151,11 +157,13 @@ func New(ctx context.Context, servers []ServerConfig, opts Options) (*Manager, e
 		if cfg.Err == nil {
 			cfg.Err = cfg.Validate()
 		}
-		m.servers[cfg.Name] = &server{cfg: cfg, m: m, changed: make(chan struct{}, 1), probe: make(chan struct{}, 1)}
+		s := newServer(m, cfg)
+		s.countsForReady = true
+		m.servers[cfg.Name] = s
 		m.names = append(m.names, cfg.Name)
 	}
 	slices.Sort(m.names)
-	ctx, m.cancel = context.WithCancel(ctx)
+	m.ctx, m.cancel = context.WithCancel(ctx)
 	var valid []*server
 	for _, name := range m.names {
 		s := m.servers[name]
@@ -176,11 +184,7 @@ func New(ctx context.Context, servers []ServerConfig, opts Options) (*Manager, e
 		close(m.ready)
 	}
 	for _, s := range valid {
-		m.wg.Add(1)
-		go func() {
-			defer m.wg.Done()
-			s.run(ctx)
-		}()
+		m.startServer(s)
 	}
 	return m, nil
 }

@@ -27,6 +27,16 @@ type server struct {
 	live    atomic.Pointer[liveSession]
 	tried   sync.Once // the first attempt has finished
 	calls   inflight  // calls waiting for their reply
+	// countsForReady: the server was configured at New, so Ready waits
+	// for its first attempt.
+	countsForReady bool
+	// stop ends the server's run; done is closed when it has returned.
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+func newServer(m *Manager, cfg ServerConfig) *server {
+	return &server{cfg: cfg, m: m, changed: make(chan struct{}, 1), probe: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 // errClosedByServer ends a session the server closed (or died in).
@@ -82,7 +92,13 @@ func (s *server) suspect() {
 }
 
 // firstAttemptDone tells the Manager, once, that this server has been tried.
-func (s *server) firstAttemptDone() { s.tried.Do(s.m.attempted) }
+func (s *server) firstAttemptDone() {
+	s.tried.Do(func() {
+		if s.countsForReady {
+			s.m.attempted()
+		}
+	})
+}
 
 // liveSession is the connection calls go to.
 type liveSession struct {

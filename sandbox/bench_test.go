@@ -107,3 +107,24 @@ func BenchmarkNestedCallPlainGoja(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nestedCalls), "ns/call")
 }
+
+// BenchmarkTransform is the TypeScript transform of a typical model script
+// alone (esbuild, with its source map).
+func BenchmarkTransform(b *testing.B) {
+	for b.Loop() {
+		if _, err := transform(typicalScript); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+const typicalScript = `interface Issue { id: number; title: string; labels?: string[] }
+const issues: Issue[] = await tools.mcp__github__list_issues({ repo: "acme/app", state: "open" }) as any;
+const rows = issues
+	.filter((i) => i.labels?.includes("bug") ?? false)
+	.map((i) => "| " + i.id + " | " + i.title + " |");
+for (const i of issues.slice(0, 3)) {
+	await tools.mcp__github__add_comment({ repo: "acme/app", issue: i.id, body: "triaged" });
+}
+console.log(rows.length + " bugs");
+return ["| id | title |", "|---|---|", ...rows].join("\n");`

@@ -2,62 +2,65 @@ package sandbox
 
 import (
 	"regexp"
-	"strconv"
-	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
+	"github.com/go-sourcemap/sourcemap"
 )
 
-// The script is the body of an async function, so it can await and return.
-// The prefix shares the script's first line so that line numbers in errors
-// match what the model wrote.
-const (
-	scriptPrefix = "(async function () {"
-	scriptSuffix = "\n})()"
-	scriptName   = "script.js"
-)
-
-var (
-	dynamicImport   = regexp.MustCompile(`\bimport\s*\(`)
-	importStatement = regexp.MustCompile(`(?m)^\s*import\s*[\w{*'"]`)
-	lineColumn      = regexp.MustCompile(`Line 1:(\d+)`)
-)
-
-// compile parses and compiles a script. Source maps are disabled: a trailing
-// sourceMappingURL comment would otherwise make the parser read a host file.
-// import(), which goja rejects at parse time with an engine message, gets a
-// plain-language error instead (ISO-3).
+// compile turns a script into a program. A script that goja parses as it is
+// and that TypeScript could not read differently is compiled directly: the
+// transform costs several times a whole trivial run, and it would change
+// nothing. Every other script goes through the transform, whose source map
+// is attached to the parsed file, so positions in errors and stacks point at
+// the script as written (see scriptPosition for the wrapper's shift).
+//
+// Source map comments are never followed: such a comment would make the
+// parser read a host file. import(), which goja rejects at parse time with
+// an engine message, gets a plain-language error instead (ISO-3).
 func compile(code string) (*goja.Program, error) {
-	ast, err := goja.Parse(scriptName, scriptPrefix+code+scriptSuffix, parser.WithDisableSourceMaps)
+	if len(code) > maxScriptBytes {
+		return nil, plainError(msgScriptTooLong)
+	}
+	if !typeArgumentsPossible.MatchString(code) {
+		if parsed, err := parse(scriptPrefix + code + scriptSuffix); err == nil {
+			if prog, err := goja.CompileAST(parsed, false); err == nil {
+				return prog, nil
+			}
+		}
+	}
+	t, err := transform(code)
+	if err != nil {
+		return nil, err
+	}
+	parsed, err := parse(t.code)
 	if err == nil {
+		if m, mapErr := sourcemap.Parse(scriptName, t.sourceMap); mapErr == nil {
+			parsed.File.SetSourceMap(m)
+		}
 		var prog *goja.Program
-		prog, err = goja.CompileAST(ast, false)
+		prog, err = goja.CompileAST(parsed, false)
 		if err == nil {
 			return prog, nil
 		}
 	}
-	switch {
-	case dynamicImport.MatchString(code):
+	if dynamicImport.MatchString(code) {
 		return nil, plainError(msgImport)
-	case importStatement.MatchString(code):
-		return nil, plainError(msgImportStatement)
 	}
-	return nil, plainError(syntaxMessage(err))
+	// The transform accepted the script, so the engine refusing it is a
+	// gap between them: report it without the transformed text.
+	return nil, plainError("SyntaxError: this syntax is not supported by the sandbox's JavaScript engine")
 }
 
-// syntaxMessage rewrites goja's parse error for the script as written: no
-// file name, and first-line columns without the wrapper's prefix.
-func syntaxMessage(err error) string {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "SyntaxError: ")
-	msg = strings.ReplaceAll(msg, scriptName+": ", "")
-	msg = lineColumn.ReplaceAllStringFunc(msg, func(m string) string {
-		col, convErr := strconv.Atoi(lineColumn.FindStringSubmatch(m)[1])
-		if convErr != nil || col <= len(scriptPrefix) {
-			return m
-		}
-		return "Line 1:" + strconv.Itoa(col-len(scriptPrefix))
-	})
-	return "SyntaxError: " + msg
+func parse(src string) (*ast.Program, error) {
+	return goja.Parse(scriptName, src, parser.WithDisableSourceMaps)
 }
+
+// typeArgumentsPossible finds the one TypeScript construct that is also
+// valid JavaScript with another meaning: explicit type arguments on a call,
+// a construction or a tagged template (f<T>(x) is a generic call in
+// TypeScript and two comparisons in JavaScript). Every other TypeScript
+// construct is a syntax error in JavaScript. A false match only costs the
+// transform.
+var typeArgumentsPossible = regexp.MustCompile("[\\w$)\\]]\\s*<[^;]*>\\s*[(`]")

@@ -115,7 +115,7 @@ func (x *execution) formatArg(v goja.Value) string {
 	}
 	if _, isObject := v.(*goja.Object); !isObject {
 		if s, isString := v.Export().(string); isString {
-			return s
+			return withoutEngineInternals(s)
 		}
 		if _, isSymbol := v.(*goja.Symbol); isSymbol {
 			return v.String()

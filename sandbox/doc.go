@@ -1,17 +1,29 @@
 // Package sandbox runs one model-written script in a fresh, locked-down goja
 // runtime.
 //
-// A run is the body of an async function. The script sees exactly two
-// globals, tools and console: tools.mcp__server__tool(args) is a nested call
-// that the run forwards to its Host as plain JSON, and
-// tools["$codemode"].search({ query }) searches the pool. Every function the
-// script can reach is created in the run's own runtime, every code-generation
-// path throws EvalError, and values cross the boundary only as plain data:
-// JSON in, JSON out, built afresh on each side.
+// A run is the body of an async function, in JavaScript or TypeScript. A
+// script goja cannot run as written (TypeScript, async generators, for
+// await) is first transformed by esbuild, which strips types and lowers
+// what goja lacks; a source map carries error positions back to the script
+// as written. Module syntax is refused in plain language. The transform runs
+// where the run runs: in a worker process for untrusted scripts, in this
+// process for a run started with Run directly (tests, trusted embedders).
+//
+// The script sees tools and console: tools.mcp__server__tool(args) is a
+// nested call that the run forwards to its Host as plain JSON, and
+// tools["$codemode"].search({ query }) searches the pool. Beside the
+// standard built-ins it also sees the web globals that are safe in a
+// sandbox (timers, queueMicrotask, URL, URLSearchParams, atob, btoa,
+// TextEncoder, TextDecoder, structuredClone, crypto, performance), made in
+// its realm the first time it touches one. Every function the script can
+// reach is created in the run's own runtime, every code-generation path
+// throws EvalError, and values cross the boundary only as plain data: JSON
+// in, JSON out, built afresh on each side.
 //
 // The run owns its runtime on one goroutine with a small event loop: host
 // calls execute on their own goroutines and their results are handed back to
-// the loop, which settles the script's promises. A wall-clock budget,
+// the loop, which settles the script's promises; timers hand their callbacks
+// to the same loop and count as pending work until they fire or are cleared. A wall-clock budget,
 // cancellation of the caller's context, and a loop that can make no further
 // progress all end the run with a failure Result; Run never panics and never
 // returns a Go error for anything the script does.

@@ -43,15 +43,40 @@ type Image struct {
 // moment the run starts. Callers that run many scripts against one snapshot
 // build it once.
 type ToolSet struct {
-	names []string
-	set   map[string]struct{}
-	down  map[string]string // configured servers that are not connected: why
+	names   []string
+	set     map[string]struct{}
+	refused []string
+	down    map[string]string // configured servers that are not connected: why
 }
 
-// NewToolSet builds a ToolSet from full tool names.
+// reservedToolNames are names a tool may not take, because on the tools
+// object they would change how the object itself behaves: then would make
+// it a thenable (await tools would call the tool), toString, valueOf and
+// the well-known symbols' names would hijack conversions, toJSON
+// serialization, and the rest are Object.prototype members a script relies
+// on. Tools reached through an MCP pool never clash (their names start with
+// mcp__); this guards tool sets built by hand.
+var reservedToolNames = map[string]bool{
+	"then": true, "catch": true, "finally": true,
+	"toString": true, "valueOf": true, "toLocaleString": true, "toJSON": true,
+	"constructor": true, "__proto__": true,
+	"hasOwnProperty": true, "isPrototypeOf": true, "propertyIsEnumerable": true,
+	"__defineGetter__": true, "__defineSetter__": true, "__lookupGetter__": true, "__lookupSetter__": true,
+	"Symbol.toPrimitive": true, "Symbol.iterator": true, "Symbol.asyncIterator": true,
+	"Symbol.toStringTag": true, "Symbol.hasInstance": true,
+}
+
+// NewToolSet builds a ToolSet from full tool names. Names that would change
+// how the tools object behaves (then, toString, valueOf, constructor,
+// __proto__, toJSON and the like) are refused: they are left out, and
+// Refused lists them.
 func NewToolSet(names []string) *ToolSet {
 	ts := &ToolSet{set: make(map[string]struct{}, len(names))}
 	for _, n := range names {
+		if reservedToolNames[n] {
+			ts.refused = append(ts.refused, n)
+			continue
+		}
 		if _, dup := ts.set[n]; !dup {
 			ts.set[n] = struct{}{}
 			ts.names = append(ts.names, n)
@@ -59,6 +84,15 @@ func NewToolSet(names []string) *ToolSet {
 	}
 	sort.Strings(ts.names)
 	return ts
+}
+
+// Refused returns the names NewToolSet left out because a tool may not take
+// them.
+func (ts *ToolSet) Refused() []string {
+	if ts == nil {
+		return nil
+	}
+	return ts.refused
 }
 
 // Has reports whether name is reachable.

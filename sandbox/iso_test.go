@@ -15,12 +15,14 @@ func TestISO1_HostGlobalsAreUndefined(t *testing.T) {
 	res := run(newFakeHost(), `return {
 		require: typeof require, process: typeof process, Buffer: typeof Buffer,
 		module: typeof module, fetch: typeof globalThis.fetch, XMLHttpRequest: typeof XMLHttpRequest,
-		WebAssembly: typeof WebAssembly, setTimeout: typeof setTimeout, exports: typeof exports,
+		WebAssembly: typeof WebAssembly, exports: typeof exports, global: typeof global,
+		importScripts: typeof importScripts, Deno: typeof Deno, Bun: typeof Bun,
 		tools: typeof tools, console: typeof console,
 	}`)
 	wantValue(t, res, `{"require":"undefined","process":"undefined","Buffer":"undefined","module":"undefined",
-		"fetch":"undefined","XMLHttpRequest":"undefined","WebAssembly":"undefined","setTimeout":"undefined",
-		"exports":"undefined","tools":"object","console":"object"}`)
+		"fetch":"undefined","XMLHttpRequest":"undefined","WebAssembly":"undefined","exports":"undefined",
+		"global":"undefined","importScripts":"undefined","Deno":"undefined","Bun":"undefined",
+		"tools":"object","console":"object"}`)
 }
 
 // codeGenerationPaths are the ways a script might compile a string. Each must
@@ -174,12 +176,17 @@ func TestISO5_ModifyingAResultDoesNotTouchTheHost(t *testing.T) {
 }
 
 // Proves ISO-5.
-func TestISO5_PrototypePollutionFromAResultStaysOwnData(t *testing.T) {
+func TestISO5_ProtoKeyOfAResultIsSkipped(t *testing.T) {
 	h := newFakeHost().value("mcp__s__t", `{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}`)
 	res := run(h, `
 		const r = await tools.mcp__s__t({});
-		return { own: Object.keys(r), polluted: ({}).polluted === true || r.polluted === true, protoIsNull: Object.getPrototypeOf(r) === null };`)
-	wantValue(t, res, `{"own":["__proto__","constructor"],"polluted":false,"protoIsNull":true}`)
+		const assigned = Object.assign({}, r), spread = { ...r };
+		return {
+			own: Object.keys(r), polluted: ({}).polluted === true || r.polluted === true,
+			protoIsNull: Object.getPrototypeOf(r) === null,
+			copies: [assigned.polluted, spread.polluted, Object.getPrototypeOf(assigned) === Object.prototype],
+		};`)
+	wantValue(t, res, `{"own":["constructor"],"polluted":false,"protoIsNull":true,"copies":[null,null,true]}`)
 }
 
 // TestISO6_OnlyPlainDataCrossesOut tries every kind of value that is not plain

@@ -26,8 +26,8 @@ type realm struct {
 // one thrower made in the sandbox realm, as non-writable, non-configurable
 // properties, before user code runs. The thrower is an ordinary function so
 // that calling it, constructing it (new Function, Reflect.construct) and
-// binding it all end in the realm's EvalError. goja rejects async generators
-// at parse time, so they have no constructor to close.
+// binding it all end in the realm's EvalError. Async generators reach goja
+// only lowered to ordinary generators, so they have no constructor to close.
 var lockdownProgram = goja.MustCompile("lockdown.js", `(function (message) {
 	'use strict';
 	const thrower = function Function() { throw new EvalError(message); };
@@ -39,6 +39,22 @@ var lockdownProgram = goja.MustCompile("lockdown.js", `(function (message) {
 	lock(Object.getPrototypeOf(function* () {}), 'constructor');
 	lock(globalThis, 'Function');
 	lock(globalThis, 'eval');
+	// goja's typed array from refuses a string source, which is iterable:
+	// Uint8Array.from(atob(data), (c) => c.charCodeAt(0)) is how scripts
+	// decode base64.
+	const TypedArray = Object.getPrototypeOf(Uint8Array);
+	const typedFrom = TypedArray.from, arrayFrom = Array.from, apply = Reflect.apply;
+	Object.defineProperty(TypedArray, 'from', {
+		value: { from(source, ...rest) {
+			return apply(typedFrom, this, [typeof source === 'string' ? apply(arrayFrom, Array, [source]) : source, ...rest]);
+		} }.from,
+		writable: true, configurable: true, enumerable: false,
+	});
+	// goja lacks the well-known symbol for async iteration; the transform's
+	// lowered for await and async generators look it up by this name.
+	Object.defineProperty(Symbol, 'asyncIterator', {
+		value: Symbol('Symbol.asyncIterator'), writable: false, configurable: false, enumerable: false,
+	});
 })`, true)
 
 // newRealm creates a fresh runtime and locks it down.

@@ -20,8 +20,10 @@ type Result struct {
 	// or console output and the failure reason, with any truncation stated.
 	Text string
 	// Value is the return value as JSON when there was one and it was kept
-	// whole (nil otherwise).
-	Value json.RawMessage
+	// whole (nil otherwise: a script that returned nothing has a nil Value,
+	// one that returned null the JSON null). Omitted when empty, so that
+	// crossing from a worker process keeps the difference.
+	Value json.RawMessage `json:",omitempty"`
 	// Logs is the console output kept, and Error the failure reason.
 	Logs  string
 	Error string
@@ -42,6 +44,7 @@ func (x *execution) succeed(v goja.Value) Result {
 		exists = v != nil && !goja.IsUndefined(v)
 	)
 	if s, isString := stringValue(v); exists && isString {
+		s = withoutEngineInternals(s)
 		shown, chars = s, utf8.RuneCountInString(s)
 		value = appendJSONString(nil, s)
 		if s == "" {

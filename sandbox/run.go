@@ -129,6 +129,10 @@ type execution struct {
 	pending    int
 
 	console consoleLog
+	timers  timers
+	// rejections are the Errors that rejected nested calls, for the
+	// description of one left uncaught.
+	rejections map[*goja.Object]rejection
 
 	mu       sync.Mutex
 	stopping *stopError
@@ -143,6 +147,7 @@ type completion struct {
 	value           json.RawMessage
 	images          []Image
 	err             error
+	rejection       rejection
 }
 
 func newExecution(req Request) *execution {
@@ -195,6 +200,7 @@ func (x *execution) execute() (res Result) {
 			x.logger.Error().Interface("panic", p).Msg("sandbox: runtime crashed")
 			res = x.fail(msgCrashed + ".")
 		}
+		x.stopTimers()
 		close(x.finished)
 		x.cancelHost()
 		x.hostCalls.Wait()
@@ -214,6 +220,10 @@ func (x *execution) execute() (res Result) {
 	}
 	x.installConsole()
 	x.installTools()
+	if err := x.installLazyGlobals(); err != nil {
+		x.logger.Error().Err(err).Msg("sandbox: globals failed")
+		return x.fail(msgCrashed + ".")
+	}
 
 	prog, err := compile(x.req.Code)
 	if err != nil {
@@ -239,6 +249,10 @@ func (x *execution) execute() (res Result) {
 			if err := x.deliver(c); err != nil {
 				return x.failFrom(err)
 			}
+		case <-x.timers.wake:
+			if err := x.fireDue(); err != nil {
+				return x.failFrom(err)
+			}
 		case <-x.hostCtx.Done():
 			return x.failFrom(x.stopped())
 		}
@@ -254,7 +268,14 @@ func (x *execution) execute() (res Result) {
 // was interrupted meanwhile.
 func (x *execution) deliver(c completion) error {
 	if c.err != nil {
-		return c.reject(x.realm.newError(c.err.Error()))
+		e := x.realm.newError(c.err.Error())
+		if obj, ok := e.(*goja.Object); ok {
+			if x.rejections == nil {
+				x.rejections = make(map[*goja.Object]rejection)
+			}
+			x.rejections[obj] = c.rejection
+		}
+		return c.reject(e)
 	}
 	x.keepImages(c.images)
 	v, err := fromJSON(x.realm.vm, c.value)
@@ -328,9 +349,10 @@ func (x *execution) nested(kind, name string, arg goja.Value, call hostCall) goj
 	}
 	promise, resolve, reject := x.realm.vm.NewPromise()
 	x.pending++
+	caller := rejection{tool: callForm(kind, name), site: x.captureCallSite()}
 	settle := func(res CallResult, err error) {
 		select {
-		case x.settled <- completion{resolve: resolve, reject: reject, value: res.Value, images: res.Images, err: err}:
+		case x.settled <- completion{resolve: resolve, reject: reject, value: res.Value, images: res.Images, err: err, rejection: caller}:
 		case <-x.finished:
 		}
 	}
@@ -392,7 +414,7 @@ func (x *execution) describeThrown(v goja.Value) string {
 	text := "Uncaught exception"
 	err := x.guard(func() error {
 		if obj, isObject := v.(*goja.Object); isObject && obj.ClassName() == "Error" {
-			text = errorText(obj)
+			text = x.describeError(obj)
 			return nil
 		}
 		o := x.newOutbound(resultMode, x.limits.MaxResultChars)

@@ -18,7 +18,8 @@ var errBadJSON = errors.New("invalid JSON")
 // fromJSON builds a fresh sandbox value from JSON. Objects get a null
 // prototype (ISO-4: their constructor is undefined, so no path leads from a
 // tool result to a function that compiles code), keys keep the order the
-// server sent, and nothing of the host is shared with the script (ISO-5).
+// server sent except "__proto__", which is skipped, and nothing of the host
+// is shared with the script (ISO-5).
 //
 // It is a small recursive-descent decoder writing sandbox values directly:
 // every nested call's result passes through here, and going through
@@ -181,10 +182,13 @@ func (d *inbound) object(depth int) (goja.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		// DefineDataProperty creates an own property even for "__proto__",
-		// so a payload key can never reach the (null) prototype.
-		if err := obj.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
-			return nil, err
+		// A "__proto__" key is skipped (ISO-5): as an own property it would
+		// become the prototype of any object the script copies the result
+		// into with Object.assign or a spread.
+		if key != "__proto__" {
+			if err := obj.DefineDataProperty(key, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+				return nil, err
+			}
 		}
 		if done, err := d.separator('}'); done || err != nil {
 			return obj, err

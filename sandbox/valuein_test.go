@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -49,10 +50,12 @@ func isSpace(s string) bool {
 	return true
 }
 
-// normalize maps numbers to float64, as a JSON round trip would.
+// normalize maps numbers to float64, as a JSON round trip would, and drops
+// "__proto__" keys, which the decoder skips by design (ISO-5).
 func normalize(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
+		delete(x, "__proto__")
 		for k, e := range x {
 			x[k] = normalize(e)
 		}
@@ -62,4 +65,23 @@ func normalize(v any) any {
 		}
 	}
 	return v
+}
+
+// TestToolSetRefusesNamesThatChangeTheToolsObject builds a tool set by hand
+// with names that would make tools a thenable or hijack its conversions:
+// they are refused, and the tools object stays an ordinary object.
+func TestToolSetRefusesNamesThatChangeTheToolsObject(t *testing.T) {
+	names := []string{"then", "toString", "valueOf", "constructor", "__proto__", "toJSON", "Symbol.toPrimitive", "mcp__s__ok"}
+	ts := NewToolSet(names)
+	if diff := cmp.Diff([]string{"mcp__s__ok"}, ts.Names()); diff != "" {
+		t.Errorf("reachable names (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(names[:7], ts.Refused()); diff != "" {
+		t.Errorf("refused names (-want +got):\n%s", diff)
+	}
+	h := newFakeHost().value("then", `1`).value("toString", `2`).value("mcp__s__ok", `3`)
+	res := Run(context.Background(), Request{Host: h, Tools: NewToolSet(h.names()), Code: `
+		const t = await tools;
+		return [t === tools, typeof tools.then, String(tools), await tools.mcp__s__ok()];`})
+	wantValue(t, res, `[true,"undefined","[object Object]",3]`)
 }

@@ -118,7 +118,7 @@ func (o *outbound) write(b []byte) error {
 }
 
 func (o *outbound) writeString(s string) error {
-	return o.write(appendJSONString(nil, s))
+	return o.write(appendJSONString(nil, withoutEngineInternals(s)))
 }
 
 // value writes v. It reports skip=true when v has no JSON form in this mode
@@ -288,19 +288,6 @@ func (o *outbound) date(obj *goja.Object) error {
 		return o.write([]byte("null"))
 	}
 	return o.writeString(t.UTC().Format("2006-01-02T15:04:05.000Z"))
-}
-
-// errorText renders an Error as "Name: message" from its own data, without
-// calling its toString.
-func errorText(obj *goja.Object) string {
-	name, message := primitiveString(obj.Get("name")), primitiveString(obj.Get("message"))
-	if name == "" {
-		name = "Error"
-	}
-	if message == "" {
-		return name
-	}
-	return name + ": " + message
 }
 
 // stringValue returns v's text when v is a string primitive. It never

@@ -220,6 +220,45 @@ func TestBUDGET9_HostileScriptsEndAsFailuresWhileOthersRun(t *testing.T) {
 	}
 }
 
+// hostileSources each kill or wedge the transform, which parses untrusted
+// TypeScript in Go: deep nesting overflows its stack (a fatal error no
+// recover catches), and many errors take it quadratic time.
+var hostileSources = map[string]string{
+	"deep parentheses":      "const x: number = " + strings.Repeat("(", 400_000) + "1" + strings.Repeat(")", 400_000) + ";",
+	"deep generic argument": "let x: " + strings.Repeat("A<", 300_000) + "B" + strings.Repeat(">", 300_000) + ";",
+	"forty thousand errors": strings.Repeat("let a;", 40_000),
+}
+
+// TestBUDGET9_HostileSourcesEndAsFailuresWhileOthersRun gives the transform
+// sources that crash or wedge it, in worker processes, each beside a benign
+// script that must succeed at the same time.
+// Proves BUDGET-9.
+func TestBUDGET9_HostileSourcesEndAsFailuresWhileOthersRun(t *testing.T) {
+	p := newTestWorkers(t, WorkerOptions{Warm: 2, MemoryLimit: 256 << 20})
+	h := newFakeHost().value("mcp__s__t", `{"ok":true}`)
+	for name, code := range hostileSources {
+		t.Run(name, func(t *testing.T) {
+			if len(code) > maxScriptBytes {
+				t.Fatalf("the source is refused by size before the transform sees it")
+			}
+			var benign Result
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				benign = workerRun(p, h, `const r: boolean[] = []; for (let i = 0; i < 5; i++) r.push((await tools.mcp__s__t({ i })).ok); return r;`, Limits{})
+			}()
+			start := time.Now()
+			res := workerRun(p, h, code, Limits{Timeout: time.Second})
+			t.Logf("ended after %v: %.160s", time.Since(start).Round(time.Millisecond), res.Text)
+			if res.OK {
+				t.Errorf("hostile source succeeded: %.200s", res.Text)
+			}
+			<-done
+			wantValue(t, benign, `[true,true,true,true,true]`)
+		})
+	}
+}
+
 // TestWorkersLeakNothing runs a thousand scripts, a tenth of which crash,
 // time out or are aborted, and checks that goroutines, child processes and
 // file descriptors come back to their baseline.
@@ -327,5 +366,33 @@ func TestHostDoesNotTrustTheWorker(t *testing.T) {
 	}
 	if msg := side.admit(frame{Kind: callKindTool, Name: "mcp__s__t"}); msg != msgCallLimit {
 		t.Errorf("the call over the cap was admitted: %q", msg)
+	}
+}
+
+// TestWorkerRunsTypeScriptWithTimersAndWebGlobals runs what this sandbox adds
+// to goja in a worker process, where the transform and the timers run, and
+// checks that a run's Value means the same over both transports: nil when
+// the script returned nothing, JSON null when it returned null.
+func TestWorkerRunsTypeScriptWithTimersAndWebGlobals(t *testing.T) {
+	for _, inProcess := range []bool{false, true} {
+		t.Run("inProcess="+strconv.FormatBool(inProcess), func(t *testing.T) {
+			p := newTestWorkers(t, WorkerOptions{InProcess: inProcess, Warm: 1})
+			h := newFakeHost().value("mcp__srv__fetch", `{"id":1}`)
+			res := workerRun(p, h, `
+				interface Rec { id: number }
+				async function* twice(): AsyncGenerator<Rec> { for (let i = 0; i < 2; i++) yield await tools.mcp__srv__fetch({}); }
+				const ids: number[] = [];
+				for await (const r of twice()) { ids.push(r.id); await new Promise((ok) => setTimeout(ok, 1)); }
+				return { ids, url: new URL("?q=" + ids.join(","), "https://x.test/p").href, b64: btoa("ok") };`, Limits{})
+			wantValue(t, res, `{"ids":[1,1],"url":"https://x.test/p?q=1,1","b64":"b2s="}`)
+			res = workerRun(p, h, "const x: number = 1;\nthrow new Error(`bad ${x}`);", Limits{})
+			wantFailure(t, res, "Error: bad 1 (at line 2:")
+			if res = workerRun(p, h, `console.log("no value")`, Limits{}); res.Value != nil {
+				t.Errorf("no return value: Value %q, want nil", res.Value)
+			}
+			if res = workerRun(p, h, `return null`, Limits{}); string(res.Value) != "null" {
+				t.Errorf("null return value: Value %q, want null", res.Value)
+			}
+		})
 	}
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/mcpexec/mcpexec"
 )
 
-// demoBin is the demo binary built for this run.
-var demoBin string
+// demoBin and mcpexecBin are the binaries built for this run.
+var demoBin, mcpexecBin string
 
 func TestMain(m *testing.M) {
 	// A System started with default worker options re-executes this test
@@ -28,25 +28,28 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	demoBin, err = buildDemo(dir)
-	if err != nil {
+	if demoBin, err = build(dir, "demo"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if mcpexecBin, err = build(dir, "mcpexec"); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return m.Run()
 }
 
-// buildDemo builds cmd/demo into dir, from the module root.
-func buildDemo(dir string) (string, error) {
+// build builds cmd/NAME into dir, from the module root.
+func build(dir, name string) (string, error) {
 	root, err := moduleRoot()
 	if err != nil {
 		return "", err
 	}
-	bin := filepath.Join(dir, "demo")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/demo")
+	bin := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/"+name)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the demo: %v\n%s", err, out)
+		return "", fmt.Errorf("building %s: %v\n%s", name, err, out)
 	}
 	return bin, nil
 }

@@ -13,8 +13,9 @@
 //
 //	demo exec [--servers FILE] [--settings FILE] [--timeout D] [--max-calls N]
 //	          [--memory-mb N] [--ask allow|deny|prompt] [--json] (--script FILE | -)
-//	demo catalog [--servers FILE] [--budget N]
+//	demo catalog [--servers FILE] [--settings FILE] [--budget N]
 //	demo tools [--servers FILE] [--settings FILE]
+//	demo serve [--servers FILE] [--settings FILE] [--http ADDR] ...
 //	demo serve-mcp [--offline-while FILE] NAME
 //
 // exec runs one script and prints the outcome, the result summary and
@@ -24,8 +25,9 @@
 // otherwise); a prompt takes y (once), a (always: saved as a rule for the
 // leaf tool) or n followed by an optional reason. catalog prints the catalog
 // message a model would find appended to a fresh conversation; tools prints
-// the tool declarations as JSON; serve-mcp serves a built-in server over
-// stdio.
+// the tool declarations as JSON; serve serves the pool as one Exec tool to
+// MCP clients, like `mcpexec serve`; serve-mcp serves a built-in server over
+// stdio. The commands are the ones cmd/mcpexec runs (package internal/cli).
 //
 // Without --servers the pool is the built-in servers, run as this binary:
 //

@@ -9,44 +9,36 @@ import (
 	"github.com/mcpexec/mcpexec/broadcast"
 )
 
-var errNoCatalog = errors.New("the pool is empty: there is no MCP tool to catalog")
+var errNoCatalog = errors.New("no catalog: the pool is empty, or the settings switch Exec off")
 
-// cmdCatalog runs `demo catalog`: the catalog message a model would find
-// appended to a fresh conversation, exactly as it would read it.
+// cmdCatalog runs the catalog command: the meta messages a model would find
+// appended to a fresh conversation, exactly as it would read them: the
+// catalog (after the settings' deny rules), then the servers' usage
+// instructions, separated by blank lines.
 func cmdCatalog(ctx context.Context, args []string, c console) error {
-	f, err := parseCatalogFlags(args, c.stderr)
+	f, err := parseCatalogFlags(c.prog, args, c.stderr)
 	if err != nil {
 		return err
 	}
 	s, err := startSession(ctx, sessionConfig{
-		servers: f.servers, options: mcpexec.Options{CatalogBudget: f.budget},
+		pool: f.poolFlags, options: mcpexec.Options{CatalogBudget: f.budget},
 	}, c.stderr, c.err)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	msg, ok, err := catalogMessage(s.System, broadcast.NewHistory())
+	msgs, err := s.Broadcast(broadcast.NewHistory(), mcpexec.DeclareOptions{})
 	if err != nil {
 		return err
 	}
-	if !ok {
+	if len(msgs) == 0 || msgs[0].Catalog == nil {
 		return errNoCatalog
 	}
-	fmt.Fprintln(c.stdout, msg.Text)
-	return nil
-}
-
-// catalogMessage returns the catalog message Broadcast would append to
-// history now, leaving history as it was.
-func catalogMessage(s *mcpexec.System, history broadcast.Channel) (broadcast.Message, bool, error) {
-	msgs, err := s.Broadcast(history, mcpexec.DeclareOptions{})
-	if err != nil {
-		return broadcast.Message{}, false, err
-	}
-	for _, m := range msgs {
-		if m.Catalog != nil {
-			return m, true, nil
+	for i, m := range msgs {
+		if i > 0 {
+			fmt.Fprintln(c.stdout)
 		}
+		fmt.Fprintln(c.stdout, m.Text)
 	}
-	return broadcast.Message{}, false, nil
+	return nil
 }

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/exectool"
 	"github.com/mcpexec/mcpexec/permissions"
-	"github.com/mcpexec/mcpexec/sandbox"
 )
 
 // maxScriptBytes bounds a script read from a file or standard input.
@@ -21,7 +19,7 @@ const maxScriptBytes = 8 << 20
 // cmdExec runs `demo exec`: one script against the pool, printed for a
 // person, or as one JSON line with --json.
 func cmdExec(ctx context.Context, args []string, c console) error {
-	f, err := parseExecFlags(args, c.stderr)
+	f, err := parseExecFlags(c.prog, args, c.stderr)
 	if err != nil {
 		return err
 	}
@@ -30,11 +28,8 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 		return err
 	}
 	opts := mcpexec.Options{Prompter: execPrompter(f, c)}
-	opts.Limits = sandbox.Limits{Timeout: f.timeout, MaxCalls: f.maxCalls}
-	opts.Workers.MemoryLimit = int64(f.memoryMB) << 20
-	s, err := startSession(ctx, sessionConfig{
-		servers: f.servers, settings: f.settings, defaultSettings: true, options: opts,
-	}, c.stderr, c.err)
+	f.limitFlags.options(&opts)
+	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts}, c.stderr, c.err)
 	if err != nil {
 		return err
 	}
@@ -162,7 +157,7 @@ func (l *liveSummary) update(summary string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.stopped {
-		fmt.Fprintln(l.w, l.st.dim("  live: "+oneLine(summary)))
+		fmt.Fprintln(l.w, l.st.dim("  live: "+exectool.OneLine(summary)))
 	}
 }
 
@@ -171,13 +166,4 @@ func (l *liveSummary) stop() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.stopped = true
-}
-
-// oneLine joins a summary's lines: "2 tool calls: mcp__a__x, mcp__a__y".
-func oneLine(summary string) string {
-	first, rest, ok := strings.Cut(summary, "\n")
-	if !ok {
-		return first
-	}
-	return first + ": " + strings.ReplaceAll(rest, "\n", ", ")
 }

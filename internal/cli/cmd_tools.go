@@ -10,11 +10,11 @@ import (
 
 // cmdTools runs `demo tools`: the declarations of tools[] as JSON.
 func cmdTools(ctx context.Context, args []string, c console) error {
-	f, err := parseToolsFlags(args, c.stderr)
+	f, err := parseToolsFlags(c.prog, args, c.stderr)
 	if err != nil {
 		return err
 	}
-	s, err := startSession(ctx, sessionConfig{servers: f.servers, settings: f.settings}, c.stderr, c.err)
+	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags}, c.stderr, c.err)
 	if err != nil {
 		return err
 	}

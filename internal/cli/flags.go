@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/mcpexec/mcpexec"
+	"github.com/mcpexec/mcpexec/catalog"
+	"github.com/mcpexec/mcpexec/sandbox"
 )
 
 // errUsage reports a command line that cannot be run; the message has been
@@ -21,12 +25,13 @@ func flagError(err error) error {
 	return errUsage
 }
 
-// newFlagSet returns a flag set that reports errors instead of exiting.
-func newFlagSet(name, synopsis string, out io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+// newFlagSet returns a flag set that reports errors instead of exiting. Its
+// name is the command line so far ("mcpexec exec").
+func newFlagSet(p *program, name, synopsis string, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(p.name+" "+name, flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.Usage = func() {
-		fmt.Fprintf(out, "usage: demo %s %s\n", name, synopsis)
+		fmt.Fprintf(out, "usage: %s %s\n", fs.Name(), synopsis)
 		fs.PrintDefaults()
 	}
 	return fs
@@ -57,141 +62,226 @@ func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
 		return flagError(err)
 	}
 	if len(pos) > 0 {
-		fmt.Fprintf(fs.Output(), "demo %s: unexpected argument %q\n", fs.Name(), pos[0])
-		fs.Usage()
-		return errUsage
+		return usageError(fs, "unexpected argument %q", pos[0])
 	}
 	return nil
 }
 
+// usageError prints a command line problem and the command's usage.
+func usageError(fs *flag.FlagSet, format string, a ...any) error {
+	fmt.Fprintf(fs.Output(), "%s: "+format+"\n", append([]any{fs.Name()}, a...)...)
+	fs.Usage()
+	return errUsage
+}
+
 // minMemoryMB is the smallest worker memory cap a Go worker process starts
 // under (measured: 96 MiB is too little on a small machine).
-const minMemoryMB = 128
+const minMemoryMB = sandbox.MinMemoryLimit >> 20
 
-// execFlags are the options of `demo exec`.
-type execFlags struct {
+// poolFlags are the options every command that starts a pool shares.
+type poolFlags struct {
 	servers  string
 	settings string
-	script   string // a file, or "-" for standard input
+	verbose  bool
+}
+
+// addPoolFlags declares --servers, --settings and --verbose.
+func addPoolFlags(p *program, fs *flag.FlagSet, f *poolFlags) {
+	if p.builtinPool {
+		fs.StringVar(&f.servers, "servers", "", "mcpServers `FILE` (default: the built-in servers)")
+		fs.StringVar(&f.settings, "settings", "", "settings `FILE`: enableExec, permissions, disallowedTools (default: built-in tools allowed, delete asks)")
+	} else {
+		fs.StringVar(&f.servers, "servers", "", "mcpServers `FILE`, the common {\"mcpServers\": {...}} format (required)")
+		fs.StringVar(&f.settings, "settings", "", "settings `FILE`: enableExec, permissions, disallowedTools; \"allow always\" answers are saved there (default: none, every call no rule settles is asked)")
+	}
+	fs.BoolVar(&f.verbose, "verbose", false, "show the servers' diagnostics and log messages on stderr")
+}
+
+// check reports a missing --servers where the program has no built-in pool.
+func (f poolFlags) check(p *program, fs *flag.FlagSet) error {
+	if f.servers == "" && !p.builtinPool {
+		return usageError(fs, "--servers FILE is required")
+	}
+	return nil
+}
+
+// limitFlags bound every script a command runs.
+type limitFlags struct {
 	timeout  time.Duration
 	maxCalls int
 	memoryMB int
-	ask      askMode // "" = decide from the terminal
-	jsonOut  bool
 }
 
-const execSynopsis = "[--servers FILE] [--settings FILE] [--timeout D] [--max-calls N] [--memory-mb N] [--ask allow|deny|prompt] [--json] (--script FILE | -)"
+func addLimitFlags(fs *flag.FlagSet, f *limitFlags) {
+	fs.DurationVar(&f.timeout, "timeout", sandbox.DefaultTimeout, "wall-clock budget of a script run")
+	fs.IntVar(&f.maxCalls, "max-calls", sandbox.DefaultMaxCalls, "cap on a script's nested calls")
+	fs.IntVar(&f.memoryMB, "memory-mb", sandbox.DefaultMemoryLimit>>20, "memory cap of a script's worker process, in MiB")
+}
 
-func parseExecFlags(args []string, errOut io.Writer) (execFlags, error) {
+func (f limitFlags) check(fs *flag.FlagSet) error {
+	switch {
+	case f.timeout <= 0:
+		return usageError(fs, "--timeout must be positive")
+	case f.maxCalls <= 0:
+		return usageError(fs, "--max-calls must be positive")
+	case f.memoryMB < minMemoryMB:
+		return usageError(fs, "--memory-mb must be at least %d: below that a worker process cannot start", minMemoryMB)
+	}
+	return nil
+}
+
+// execFlags are the options of the exec command.
+type execFlags struct {
+	poolFlags
+	limitFlags
+	script  string  // a file, or "-" for standard input
+	ask     askMode // "" = decide from the terminal
+	jsonOut bool
+}
+
+const execSynopsis = "[--servers FILE] [--settings FILE] [--timeout D] [--max-calls N] [--memory-mb N] [--ask allow|deny|prompt] [--json] [--verbose] (--script FILE | -)"
+
+func parseExecFlags(p *program, args []string, errOut io.Writer) (execFlags, error) {
 	var f execFlags
 	var ask string
-	fs := newFlagSet("exec", execSynopsis, errOut)
-	fs.StringVar(&f.servers, "servers", "", "mcpServers `FILE` (default: the built-in servers)")
-	fs.StringVar(&f.settings, "settings", "", "settings `FILE` (default: built-in servers allowed, delete asks)")
+	fs := newFlagSet(p, "exec", execSynopsis, errOut)
+	addPoolFlags(p, fs, &f.poolFlags)
 	fs.StringVar(&f.script, "script", "", "the script `FILE` to run; or give - to read it from standard input")
-	fs.DurationVar(&f.timeout, "timeout", 0, "wall-clock budget of the run, e.g. 5s (default: the library's)")
-	fs.IntVar(&f.maxCalls, "max-calls", 0, "cap on nested calls (default: the library's)")
-	fs.IntVar(&f.memoryMB, "memory-mb", 0, "memory cap of the script's worker process, in MiB (default: the library's)")
+	addLimitFlags(fs, &f.limitFlags)
 	fs.StringVar(&ask, "ask", "", "answer permission questions: allow, deny or prompt (default: prompt on a terminal, deny otherwise)")
 	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON object: ok, text, images, summary, calls")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return f, flagError(err)
 	}
-	bad := func(format string, a ...any) (execFlags, error) {
-		fmt.Fprintf(errOut, "demo exec: "+format+"\n", a...)
-		fs.Usage()
-		return f, errUsage
-	}
-	for _, p := range pos {
-		if p != "-" {
-			return bad("unexpected argument %q", p)
+	for _, arg := range pos {
+		if arg != "-" {
+			return f, usageError(fs, "unexpected argument %q", arg)
 		}
 		if f.script != "" && f.script != "-" {
-			return bad("give either --script FILE or -, not both")
+			return f, usageError(fs, "give either --script FILE or -, not both")
 		}
 		f.script = "-"
 	}
 	if len(pos) > 1 {
-		return bad("- given more than once")
+		return f, usageError(fs, "- given more than once")
+	}
+	if err := f.poolFlags.check(p, fs); err != nil {
+		return f, err
 	}
 	if f.script == "" {
-		return bad("no script: give --script FILE, or - to read it from standard input")
+		return f, usageError(fs, "no script: give --script FILE, or - to read it from standard input")
 	}
 	if ask != "" {
 		if f.ask, err = parseAskMode(ask); err != nil {
-			return bad("%v", err)
+			return f, usageError(fs, "%v", err)
 		}
 	}
 	if f.ask == askPrompt && f.script == "-" {
-		return bad("--ask prompt reads answers from standard input, so the script must come from --script FILE")
+		return f, usageError(fs, "--ask prompt reads answers from standard input, so the script must come from --script FILE")
 	}
-	switch {
-	case f.timeout < 0:
-		return bad("--timeout must not be negative")
-	case f.maxCalls < 0:
-		return bad("--max-calls must not be negative")
-	case f.memoryMB < 0:
-		return bad("--memory-mb must not be negative")
-	case f.memoryMB > 0 && f.memoryMB < minMemoryMB:
-		return bad("--memory-mb must be at least %d: below that a worker process cannot start", minMemoryMB)
-	}
-	return f, nil
+	return f, f.limitFlags.check(fs)
 }
 
-// catalogFlags are the options of `demo catalog`.
+// limits are the sandbox limits and worker options the flags ask for.
+func (f limitFlags) options(opts *mcpexec.Options) {
+	opts.Limits = sandbox.Limits{Timeout: f.timeout, MaxCalls: f.maxCalls}
+	opts.Workers.MemoryLimit = int64(f.memoryMB) << 20
+}
+
+// catalogFlags are the options of the catalog command.
 type catalogFlags struct {
-	servers string
-	budget  int
+	poolFlags
+	budget int
 }
 
-func parseCatalogFlags(args []string, errOut io.Writer) (catalogFlags, error) {
+func parseCatalogFlags(p *program, args []string, errOut io.Writer) (catalogFlags, error) {
 	var f catalogFlags
-	fs := newFlagSet("catalog", "[--servers FILE] [--budget N]", errOut)
-	fs.StringVar(&f.servers, "servers", "", "mcpServers `FILE` (default: the built-in servers)")
-	fs.IntVar(&f.budget, "budget", 0, "catalog budget in estimated tokens (default: the library's)")
+	fs := newFlagSet(p, "catalog", "[--servers FILE] [--settings FILE] [--budget N] [--verbose]", errOut)
+	addPoolFlags(p, fs, &f.poolFlags)
+	fs.IntVar(&f.budget, "budget", catalog.DefaultBudget, "catalog budget in estimated tokens")
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return f, err
 	}
-	if f.budget < 0 {
-		fmt.Fprintln(errOut, "demo catalog: --budget must not be negative")
-		return f, errUsage
+	if f.budget <= 0 {
+		return f, usageError(fs, "--budget must be positive")
 	}
-	return f, nil
+	return f, f.poolFlags.check(p, fs)
 }
 
-// toolsFlags are the options of `demo tools`.
+// toolsFlags are the options of the tools command.
 type toolsFlags struct {
-	servers  string
-	settings string
+	poolFlags
 }
 
-func parseToolsFlags(args []string, errOut io.Writer) (toolsFlags, error) {
+func parseToolsFlags(p *program, args []string, errOut io.Writer) (toolsFlags, error) {
 	var f toolsFlags
-	fs := newFlagSet("tools", "[--servers FILE] [--settings FILE]", errOut)
-	fs.StringVar(&f.servers, "servers", "", "mcpServers `FILE` (default: the built-in servers)")
-	fs.StringVar(&f.settings, "settings", "", "settings `FILE` (enableExec, permissions, disallowedTools)")
-	return f, parseFlagsOnly(fs, args)
+	fs := newFlagSet(p, "tools", "[--servers FILE] [--settings FILE] [--verbose]", errOut)
+	addPoolFlags(p, fs, &f.poolFlags)
+	if err := parseFlagsOnly(fs, args); err != nil {
+		return f, err
+	}
+	return f, f.poolFlags.check(p, fs)
 }
 
-// serveFlags are the options of `demo serve-mcp`.
+// serveFlags are the options of the serve command.
 type serveFlags struct {
+	poolFlags
+	limitFlags
+	budget       int
+	http         string // "" = stdio
+	allowOrigins []string
+}
+
+const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] [--verbose]"
+
+// tokenEnv names the environment variable holding the HTTP bearer token:
+// a flag would show the secret to every user of ps.
+const tokenEnv = "MCPEXEC_TOKEN"
+
+func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, error) {
+	var f serveFlags
+	fs := newFlagSet(p, "serve", serveSynopsis, errOut)
+	addPoolFlags(p, fs, &f.poolFlags)
+	addLimitFlags(fs, &f.limitFlags)
+	fs.IntVar(&f.budget, "budget", catalog.DefaultBudget, "catalog budget in estimated tokens")
+	fs.StringVar(&f.http, "http", "", "serve streamable HTTP on `ADDR` (host:port; a bare :port binds to 127.0.0.1) instead of stdio; "+
+		"requests must carry the bearer token in $"+tokenEnv+" when it is set")
+	fs.Func("allow-origin", "a browser `ORIGIN` (https://app.example) allowed besides loopback ones; repeatable", func(s string) error {
+		f.allowOrigins = append(f.allowOrigins, s)
+		return nil
+	})
+	if err := parseFlagsOnly(fs, args); err != nil {
+		return f, err
+	}
+	if err := f.poolFlags.check(p, fs); err != nil {
+		return f, err
+	}
+	if f.budget <= 0 {
+		return f, usageError(fs, "--budget must be positive")
+	}
+	if len(f.allowOrigins) > 0 && f.http == "" {
+		return f, usageError(fs, "--allow-origin applies to --http only")
+	}
+	return f, f.limitFlags.check(fs)
+}
+
+// serveBuiltinFlags are the options of `demo serve-mcp`.
+type serveBuiltinFlags struct {
 	name         string
 	offlineWhile string
 }
 
-func parseServeFlags(args []string, errOut io.Writer) (serveFlags, error) {
-	var f serveFlags
-	fs := newFlagSet("serve-mcp", "[--offline-while FILE] NAME", errOut)
+func parseServeBuiltinFlags(p *program, args []string, errOut io.Writer) (serveBuiltinFlags, error) {
+	var f serveBuiltinFlags
+	fs := newFlagSet(p, "serve-mcp", "[--offline-while FILE] NAME", errOut)
 	fs.StringVar(&f.offlineWhile, "offline-while", "", "refuse to start while `FILE` exists")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return f, flagError(err)
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(errOut, "demo serve-mcp: give exactly one server name:", builtinServerNames())
-		fs.Usage()
-		return f, errUsage
+		return f, usageError(fs, "give exactly one server name: %v", builtinServerNames())
 	}
 	f.name = pos[0]
 	return f, nil

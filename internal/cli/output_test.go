@@ -15,19 +15,6 @@ import (
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
-func TestOneLine(t *testing.T) {
-	for in, want := range map[string]string{
-		"0 tool calls":                           "0 tool calls",
-		"failed":                                 "failed",
-		"1 tool call\nmcp__a__x":                 "1 tool call: mcp__a__x",
-		"... 3 tool calls\nmcp__a__x\nmcp__b__y": "... 3 tool calls: mcp__a__x, mcp__b__y",
-	} {
-		if got := oneLine(in); got != want {
-			t.Errorf("oneLine(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestWriteExecJSONIsOneLineWithEveryField(t *testing.T) {
 	var buf bytes.Buffer
 	err := writeExecJSON(&buf, mcpexec.ExecResult{
@@ -127,7 +114,7 @@ func TestSetEnableExecKeepsTheOtherKeys(t *testing.T) {
 
 func TestRunRejectsUnknownCommandsAndPrintsHelp(t *testing.T) {
 	var out, errOut bytes.Buffer
-	c := console{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
+	c := console{prog: demoProgram, stdin: strings.NewReader(""), stdout: &out, stderr: &errOut}
 	if code := run(t.Context(), []string{"bogus"}, c); code != exitUsage || !strings.Contains(errOut.String(), `unknown command "bogus"`) {
 		t.Errorf("bogus: exit %d, stderr %q", code, errOut.String())
 	}

@@ -23,7 +23,13 @@ const (
 
 // Demo runs the demo program with the process's command line and exits
 // with its status.
-func Demo() {
+func Demo() { mainOf(demoProgram) }
+
+// Mcpexec runs the mcpexec program with the process's command line and
+// exits with its status.
+func Mcpexec() { mainOf(mcpexecProgram) }
+
+func mainOf(p *program) {
 	// Scripts run in worker processes that are this binary, re-executed:
 	// a worker must never get as far as parsing the command line.
 	mcpexec.MaybeRunWorker()
@@ -35,7 +41,7 @@ func Demo() {
 		<-ctx.Done()
 		stop()
 	}()
-	code := run(ctx, os.Args[1:], newConsole())
+	code := run(ctx, os.Args[1:], newConsole(p))
 	stop()
 	os.Exit(code)
 }
@@ -43,62 +49,48 @@ func Demo() {
 // console is where a command reads and writes: the process's standard
 // streams in main, buffers in tests.
 type console struct {
+	// prog is the program running the command.
+	prog           *program
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	// out and err style what goes to stdout and stderr.
 	out, err style
-	// stdinTerminal reports that stdin is a terminal a person can answer on.
-	stdinTerminal bool
+	// stdinTerminal reports that stdin is a terminal a person can answer on;
+	// stderrTerminal that stderr is one that can redraw a line.
+	stdinTerminal, stderrTerminal bool
 }
 
-func newConsole() console {
+func newConsole(p *program) console {
 	return console{
+		prog:  p,
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		out: styleFor(os.Stdout), err: styleFor(os.Stderr),
-		stdinTerminal: isTerminal(os.Stdin),
+		stdinTerminal: isTerminal(os.Stdin), stderrTerminal: isTerminal(os.Stderr),
 	}
 }
-
-const usage = `demo shows mcpexec end to end: MCP servers folded into one Exec tool.
-
-usage:
-  demo                      a guided tour (a few seconds)
-  demo exec [flags] (--script FILE | -)
-                            run one script against the pool
-  demo catalog [--servers FILE] [--budget N]
-                            print the catalog message the model would read
-  demo tools [--servers FILE] [--settings FILE]
-                            print the tool declarations as JSON
-  demo serve-mcp NAME       serve a built-in MCP server over stdio (srv, text, weather)
-
-Without --servers the pool is the built-in servers, run as subprocesses of
-this binary. --servers takes the common {"mcpServers": {...}} file format.
-Run "demo COMMAND -h" for a command's flags.
-`
 
 // run runs one command line and returns the exit status.
 func run(ctx context.Context, args []string, c console) int {
+	p := c.prog
 	if len(args) == 0 {
-		return runTour(ctx, c)
-	}
-	var err error
-	switch cmd, rest := args[0], args[1:]; cmd {
-	case "exec":
-		err = cmdExec(ctx, rest, c)
-	case "catalog":
-		err = cmdCatalog(ctx, rest, c)
-	case "tools":
-		err = cmdTools(ctx, rest, c)
-	case "serve-mcp":
-		err = cmdServe(ctx, rest, c)
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(c.stdout, usage)
-		return exitOK
-	default:
-		fmt.Fprintf(c.stderr, "demo: unknown command %q\n\n%s", cmd, usage)
+		if p.noCommand != nil {
+			return p.noCommand(ctx, c)
+		}
+		fmt.Fprint(c.stderr, p.usage)
 		return exitUsage
 	}
-	return exitCode(ctx, err, c)
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(c.stdout, p.usage)
+		return exitOK
+	}
+	command, ok := p.commands[cmd]
+	if !ok {
+		fmt.Fprintf(c.stderr, "%s: unknown command %q\n\n%s", p.name, cmd, p.usage)
+		return exitUsage
+	}
+	return exitCode(ctx, command(ctx, rest, c), c)
 }
 
 // exitCode reports err (if any) and maps it to an exit status.
@@ -112,12 +104,12 @@ func exitCode(ctx context.Context, err error, c console) int {
 	case errors.Is(err, errUsage):
 		return exitUsage
 	case ctx.Err() != nil:
-		fmt.Fprintln(c.stderr, c.err.bad("demo: interrupted"))
+		fmt.Fprintln(c.stderr, c.err.bad(c.prog.name+": interrupted"))
 		return exitInterrupted
 	case errors.As(err, &failed):
 		return exitFailed // already reported
 	default:
-		fmt.Fprintln(c.stderr, c.err.bad("demo: "+shortError(err)))
+		fmt.Fprintln(c.stderr, c.err.bad(c.prog.name+": "+shortError(err)))
 		return exitFailed
 	}
 }
@@ -128,8 +120,8 @@ type errFailed struct{}
 
 func (errFailed) Error() string { return "failed" }
 
-func cmdServe(ctx context.Context, args []string, c console) error {
-	f, err := parseServeFlags(args, c.stderr)
+func cmdServeBuiltin(ctx context.Context, args []string, c console) error {
+	f, err := parseServeBuiltinFlags(c.prog, args, c.stderr)
 	if err != nil {
 		return err
 	}

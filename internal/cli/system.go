@@ -20,8 +20,10 @@ type session struct {
 
 // sessionConfig is what the exec, catalog and tools commands share.
 type sessionConfig struct {
-	servers  string // mcpServers file; "" = the built-in servers
-	settings string // settings file; "" = see defaultSettings
+	// pool names the servers file ("" = the built-in servers) and the
+	// settings file ("" = see defaultSettings); verbose shows the servers'
+	// diagnostics.
+	pool poolFlags
 	// defaultSettings uses the demo's default settings (built-in tools
 	// allowed, delete asks) when no settings file is given and the pool
 	// is the built-in one.
@@ -32,15 +34,20 @@ type sessionConfig struct {
 // startSession starts a System for one command and waits until every server
 // has been tried once. Server trouble is logged as warnings on log.
 func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st style) (*session, error) {
-	servers, err := loadServers(cfg.servers)
+	servers, err := loadServers(cfg.pool.servers)
 	if err != nil {
 		return nil, err
 	}
 	s := &session{}
 	opts := cfg.options
-	opts.Servers = servers
-	opts.SettingsPath = cfg.settings
-	if opts.SettingsPath == "" && cfg.servers == "" && cfg.defaultSettings {
+	if cfg.pool.servers != "" {
+		// The library reads the file too, and follows its edits.
+		opts.ServersFile = cfg.pool.servers
+	} else {
+		opts.Servers = servers
+	}
+	opts.SettingsPath = cfg.pool.settings
+	if opts.SettingsPath == "" && cfg.pool.servers == "" && cfg.defaultSettings {
 		if s.tempDir, err = os.MkdirTemp("", "mcpexec-demo-"); err != nil {
 			return nil, err
 		}
@@ -51,6 +58,9 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 	}
 	if opts.Logger == nil {
 		logger := warningLogger(log, st)
+		if cfg.pool.verbose {
+			logger = logger.Level(zerolog.DebugLevel)
+		}
 		opts.Logger = &logger
 	}
 	// The pool never connects an entry it cannot use and says so only in

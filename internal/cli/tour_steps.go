@@ -129,8 +129,10 @@ func stepValues(ctx context.Context, t *tour) error {
 	return expect(res, true, `"record":"object"`)
 }
 
-const searchScript = `const hits = await tools["$codemode"].search({ query: "sleep" });
-console.log("found:", hits.map((h) => h.name).join(", "));
+// searchScript asks the way a model does when it cannot see the tool's
+// name, and calls the best match.
+const searchScript = `const hits = await tools["$codemode"].search({ query: "wait a moment" });
+console.log("best matches:", hits.slice(0, 3).map((h) => h.name).join(", "));
 return await tools[hits[0].name]({ ms: 5 });`
 
 func stepTruncation(ctx context.Context, t *tour) error {
@@ -148,7 +150,7 @@ func stepTruncation(ctx context.Context, t *tour) error {
 	}
 	t.note("The weather server is offline in this session, for the step after next.")
 	t.printf("\n")
-	t.note("Search covers the whole pool, shown or not:")
+	t.note("Search covers the whole pool, shown or not, best match first:")
 	res, err := t.exec(ctx, t.small, searchScript)
 	if err != nil {
 		return err

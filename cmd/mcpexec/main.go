@@ -1,0 +1,5 @@
+package main
+
+import "github.com/mcpexec/mcpexec/internal/cli"
+
+func main() { cli.Mcpexec() }

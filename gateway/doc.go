@@ -1,0 +1,25 @@
+// Package gateway serves a running mcpexec System as an MCP server, so any
+// MCP client (a desktop assistant, an editor, a coding agent) gets Exec: the
+// client is pointed at the gateway instead of at its servers, and the whole
+// pool becomes one tool.
+//
+// An MCP client owns its conversation, so the catalog cannot be appended to
+// it as a meta message. The gateway puts it where clients show it to the
+// model: Exec's description is the constant text plus the current catalog
+// (the same renderer, budget, truncation and search section) and the
+// servers' usage instructions, and the server sends
+// notifications/tools/list_changed when, and only when, those bytes change.
+// With Exec switched off the pool's tools are served flat, as the library
+// declares them.
+//
+// A nested call that needs the person's approval becomes an elicitation to
+// the client whose script made it, when that client supports elicitation;
+// otherwise the call is refused with guidance the model can pass on. A
+// progress token on the Exec call gets one progress notification per nested
+// call, carrying the live summary; cancelling the request aborts the script.
+//
+// Over HTTP (streamable), the gateway validates Host and Origin against DNS
+// rebinding, can require a bearer token, and shares one pool among every
+// client session; each session's permission questions and cancellations stay
+// its own.
+package gateway

@@ -1,0 +1,65 @@
+package gateway
+
+import (
+	"context"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpexec/mcpexec/permissions"
+)
+
+// sessionPrompter asks the person behind one client session about the calls
+// of a script that session started.
+type sessionPrompter struct {
+	session *mcp.ServerSession
+}
+
+// canElicit reports whether the client declared elicitation (in form mode,
+// which every elicitation-capable client supports unless it declares URL
+// mode alone).
+func canElicit(ss *mcp.ServerSession) bool {
+	params := ss.InitializeParams()
+	if params == nil || params.Capabilities == nil || params.Capabilities.Elicitation == nil {
+		return false
+	}
+	caps := params.Capabilities.Elicitation
+	return caps.Form != nil || caps.URL == nil
+}
+
+func (p sessionPrompter) Ask(ctx context.Context, q permissions.Question) (permissions.Answer, error) {
+	if !canElicit(p.session) {
+		return permissions.Answer{}, &permissions.CannotAskError{Guidance: cannotAskGuidance(q.Tool)}
+	}
+	res, err := p.session.Elicit(ctx, &mcp.ElicitParams{
+		Mode:            "form",
+		Message:         questionMessage(q),
+		RequestedSchema: questionSchema,
+	})
+	if err != nil {
+		return permissions.Answer{}, err
+	}
+	return answerFrom(res), nil
+}
+
+// answerFrom reads the person's answer. Anything but an accepted "allow"
+// rejects.
+func answerFrom(res *mcp.ElicitResult) permissions.Answer {
+	switch res.Action {
+	case "decline":
+		return permissions.Answer{Kind: permissions.Reject, Reason: declinedReason}
+	case "accept":
+	default:
+		return permissions.Answer{Kind: permissions.Reject, Reason: cancelledReason}
+	}
+	answer, _ := res.Content[answerField].(string)
+	reason, _ := res.Content[reasonField].(string)
+	switch answer {
+	case answerOnce:
+		return permissions.Answer{Kind: permissions.AllowOnce}
+	case answerAlways:
+		return permissions.Answer{Kind: permissions.AllowAlways}
+	default:
+		return permissions.Answer{Kind: permissions.Reject, Reason: strings.TrimSpace(reason)}
+	}
+}

@@ -1,0 +1,159 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
+
+	"github.com/mcpexec/mcpexec"
+	"github.com/mcpexec/mcpexec/internal/slogzero"
+)
+
+// Options configure a Gateway.
+type Options struct {
+	// Name and Version identify the gateway to its clients (serverInfo).
+	Name, Version string
+	// Logger receives diagnostics; default: none. Over stdio it must not
+	// write to standard output, which carries the protocol.
+	Logger *zerolog.Logger
+}
+
+// refreshInterval is how often the gateway reads the tools it offers from
+// the System. Reading is cheap (a cached view per pool snapshot) and only a
+// change in the bytes reaches clients.
+const refreshInterval = 200 * time.Millisecond
+
+// Gateway is an MCP server offering a System's tools: Exec with the catalog
+// in its description, or the flat MCP tools when Exec is switched off.
+type Gateway struct {
+	sys    *mcpexec.System
+	server *mcp.Server
+	logger zerolog.Logger
+
+	// lifetime ends at Close: tool calls still running are cancelled (their
+	// scripts abort) and the refresh loop stops.
+	lifetime context.Context
+	stop     context.CancelFunc
+	loopDone chan struct{}
+
+	mu      sync.Mutex
+	offered map[string]mcpexec.Declaration // what clients see, by name
+}
+
+// supportedVersions are the protocol versions the gateway speaks: those in
+// which a server may send a request (elicitation) while it serves a tool
+// call. From 2026-07-28 a question would have to end the call and replay it,
+// and a script blocked on a question cannot be replayed.
+var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// New returns a Gateway for sys, offering its tools as they are now, and
+// keeps them up to date until Close. sys stays the caller's to close, after
+// the Gateway.
+func New(sys *mcpexec.System, opts Options) *Gateway {
+	logger := zerolog.Nop()
+	if opts.Logger != nil {
+		logger = *opts.Logger
+	}
+	if opts.Name == "" {
+		opts.Name = "mcpexec"
+	}
+	if opts.Version == "" {
+		opts.Version = "devel"
+	}
+	g := &Gateway{sys: sys, logger: logger, offered: map[string]mcpexec.Declaration{}, loopDone: make(chan struct{})}
+	g.lifetime, g.stop = context.WithCancel(context.Background())
+	g.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
+		Logger:                    slog.New(slogzero.New(logger)),
+		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		SupportedProtocolVersions: supportedVersions,
+	})
+	g.refresh()
+	go g.refreshLoop()
+	return g
+}
+
+// Server is the MCP server; run it on a transport (Run, Connect), or serve
+// it over HTTP with Handler or Serve.
+func (g *Gateway) Server() *mcp.Server { return g.server }
+
+// Close stops following the System, cancels the tool calls still running
+// (their scripts abort and their clients get failure results) and closes
+// every client session.
+func (g *Gateway) Close() {
+	g.stop()
+	<-g.loopDone
+	for ss := range g.server.Sessions() {
+		_ = ss.Close()
+	}
+}
+
+func (g *Gateway) refreshLoop() {
+	defer close(g.loopDone)
+	tick := time.NewTicker(refreshInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-g.lifetime.Done():
+			return
+		case <-tick.C:
+			g.refresh()
+		}
+	}
+}
+
+// refresh offers the System's current declarations. The SDK server sends
+// notifications/tools/list_changed for each change it is given, so only
+// tools whose bytes differ are handed to it: an unchanged pool never makes
+// a client re-read its tools (and lose its cached prompt).
+//
+// It returns how many tools it handed over.
+func (g *Gateway) refresh() (changed int) {
+	decls := g.sys.DeclarationsWithCatalog(mcpexec.DeclareOptions{})
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	want := make(map[string]mcpexec.Declaration, len(decls))
+	for _, d := range decls {
+		want[d.Name] = d
+	}
+	var gone []string
+	for name := range g.offered {
+		if _, ok := want[name]; !ok {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) > 0 {
+		g.server.RemoveTools(gone...)
+	}
+	for _, d := range decls {
+		if old, ok := g.offered[d.Name]; ok && sameDeclaration(old, d) {
+			continue
+		}
+		g.server.AddTool(&mcp.Tool{
+			Name:        d.Name,
+			Description: d.Description,
+			InputSchema: json.RawMessage(d.InputSchema),
+		}, g.handler(d.Name))
+		changed++
+	}
+	g.offered = want
+	return changed + len(gone)
+}
+
+func sameDeclaration(a, b mcpexec.Declaration) bool {
+	return a.Name == b.Name && a.Description == b.Description && string(a.InputSchema) == string(b.InputSchema)
+}
+
+// bound returns ctx cancelled also when the Gateway closes.
+func (g *Gateway) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(g.lifetime, cancel)
+	return ctx, func() {
+		stop()
+		cancel()
+	}
+}

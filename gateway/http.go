@@ -1,0 +1,114 @@
+package gateway
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HTTPOptions configure the streamable HTTP endpoint.
+type HTTPOptions struct {
+	// Token, when set, is the bearer token every request must carry
+	// (Authorization: Bearer <token>).
+	Token string
+	// AllowedOrigins are the browser origins ("https://app.example") allowed
+	// besides loopback ones. A request with any other Origin is refused.
+	AllowedOrigins []string
+}
+
+// Handler serves the gateway over streamable HTTP, one MCP session per
+// client, all of them sharing the System's pool.
+//
+// Against DNS rebinding, a request that reaches a loopback address with a
+// Host that is not loopback is refused (the SDK's check), and so is a
+// request whose Origin is neither loopback nor allowed. A missing Origin is
+// accepted: only browsers send one, and they always do.
+func (g *Gateway) Handler(opts HTTPOptions) http.Handler {
+	sessions := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server },
+		&mcp.StreamableHTTPOptions{SessionTimeout: idleSessionTimeout})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, opts.AllowedOrigins) {
+			http.Error(w, "Forbidden: origin not allowed", http.StatusForbidden)
+			return
+		}
+		if opts.Token != "" && !bearerMatches(r.Header.Get("Authorization"), opts.Token) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="mcpexec"`)
+			http.Error(w, "Unauthorized: a bearer token is required", http.StatusUnauthorized)
+			return
+		}
+		sessions.ServeHTTP(w, r)
+	})
+}
+
+func originAllowed(origin string, allowed []string) bool {
+	if slices.Contains(allowed, origin) {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && isLoopbackHost(u.Hostname())
+}
+
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func bearerMatches(header, token string) bool {
+	scheme, got, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) == 1
+}
+
+// idleSessionTimeout closes the session of a client that went away without
+// saying so, once it has sent nothing for this long.
+const idleSessionTimeout = 30 * time.Minute
+
+// shutdownGrace bounds the wait for requests to finish once serving stops;
+// requests still open then (a client's idle event stream) are cut.
+const shutdownGrace = 5 * time.Second
+
+// Serve serves Handler(opts) on ln until ctx ends, then closes the Gateway
+// (running scripts abort, their clients get failure results) and shuts the
+// HTTP server down. It returns nil after a shutdown caused by ctx.
+func (g *Gateway) Serve(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
+	// Every request's context ends with serving, so open event streams end
+	// and Shutdown does not wait on them.
+	base, cancelBase := context.WithCancel(context.Background())
+	defer cancelBase()
+	srv := &http.Server{
+		Handler:           g.Handler(opts),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return base },
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	var err error
+	select {
+	case err = <-served:
+	case <-ctx.Done():
+	}
+	g.Close()
+	cancelBase()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if serr := srv.Shutdown(shutdownCtx); serr != nil {
+		_ = srv.Close()
+	}
+	if err == nil || errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,68 @@
+package gateway
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpexec/mcpexec/permissions"
+)
+
+// Text the model or the person can read. Keep it English and stable for the
+// same input, free of tuning numbers.
+
+// cannotAskGuidance is the model's explanation when a call needs the
+// person's approval and the client cannot ask (no elicitation).
+func cannotAskGuidance(tool string) string {
+	return fmt.Sprintf("this MCP client cannot show permission questions (it does not support elicitation). "+
+		"The user can permit the call by adding %q to permissions.allow in the mcpexec settings file.", tool)
+}
+
+// The elicitation form that asks the person about one call.
+const (
+	answerField = "answer"
+	reasonField = "reason"
+
+	answerOnce   = "allow once"
+	answerAlways = "allow always"
+	answerDeny   = "deny"
+)
+
+// maxPreview bounds the argument preview in a question.
+const maxPreview = 400
+
+func questionMessage(q permissions.Question) string {
+	args := strings.Join(strings.Fields(string(q.Args)), " ")
+	if args == "" {
+		args = "{}"
+	}
+	if r := []rune(args); len(r) > maxPreview {
+		args = string(r[:maxPreview]) + "…"
+	}
+	return fmt.Sprintf("A script run by Exec wants to call %s with %s. Allow it?", q.Tool, args)
+}
+
+// questionSchema is the form: the answer, and an optional reason the model
+// is told when the call is denied.
+var questionSchema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		answerField: map[string]any{
+			"type":        "string",
+			"title":       "Answer",
+			"enum":        []string{answerOnce, answerAlways, answerDeny},
+			"description": "allow always saves an allow rule for this tool in the settings file",
+		},
+		reasonField: map[string]any{
+			"type":        "string",
+			"title":       "Reason",
+			"description": "optional: why the call is denied, passed on to the model",
+		},
+	},
+	"required": []string{answerField},
+}
+
+// Denial reasons when the person closed the question without answering.
+const (
+	declinedReason  = "the user declined the question"
+	cancelledReason = "the user dismissed the question"
+)

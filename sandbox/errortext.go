@@ -1,0 +1,170 @@
+package sandbox
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/dop251/goja"
+)
+
+// Error text is written for the model that wrote the script: it says where
+// in the script as written an error arose and which tool rejected, and it
+// never shows the engine's Go internals.
+
+// engineConversion is goja's text for an object that has neither toString
+// nor valueOf (a tool result, whose prototype is null): it formats the Go
+// value behind the object, pointers and all. The script sees the engine's
+// error object as it is; every text that leaves the sandbox (the failure,
+// console output, the return value) carries JavaScript's own wording
+// instead.
+var engineConversion = regexp.MustCompile(`(?s)Could not convert &\{.*?\}(?: \(\*goja\.[A-Za-z]+\))? to primitive`)
+
+const conversionText = "Cannot convert object to primitive value"
+
+// withoutEngineInternals rewrites engine messages that show Go values.
+func withoutEngineInternals(s string) string {
+	if !strings.Contains(s, "Could not convert &{") {
+		return s
+	}
+	return engineConversion.ReplaceAllString(s, conversionText)
+}
+
+// helpfulMessages replace the engine's message for names a script reaches
+// for out of habit, so the model learns why instead of guessing.
+var helpfulMessages = map[string]string{
+	"ReferenceError: require is not defined": msgRequire,
+	"ReferenceError: Intl is not defined":    msgIntl,
+}
+
+// errorText renders an Error as "Name: message" from its own data, without
+// calling its toString.
+func errorText(obj *goja.Object) string {
+	name, message := primitiveString(obj.Get("name")), primitiveString(obj.Get("message"))
+	if name == "" {
+		name = "Error"
+	}
+	if message == "" {
+		return name
+	}
+	text := withoutEngineInternals(name + ": " + message)
+	if helpful, ok := helpfulMessages[text]; ok {
+		return "ReferenceError: " + helpful
+	}
+	return text
+}
+
+// stackFrame matches one frame of a goja stack in the script: the file name
+// is followed by line, column, and a program counter in parentheses.
+var stackFrame = regexp.MustCompile(regexp.QuoteMeta(scriptName) + `:(\d+):(\d+)`)
+
+// scriptPosition turns a position in the wrapped script into one in the
+// script as written: the wrapper's prefix shares the first line. It reports
+// false for positions in the wrapper's closing line.
+func scriptPosition(code string, line, column int) (int, int, bool) {
+	if line < 1 || line > strings.Count(code, "\n")+1 {
+		return 0, 0, false
+	}
+	if line == 1 {
+		column -= len(scriptPrefix)
+		if column < 1 {
+			column = 1
+		}
+	}
+	return line, column, true
+}
+
+func formatPosition(line, column int) string {
+	return "line " + strconv.Itoa(line) + ":" + strconv.Itoa(column)
+}
+
+// thrownAt reads where an Error was created from its stack: the innermost
+// frame in the script. It reads the stack only if it is a string (a script
+// may replace it).
+func (x *execution) thrownAt(obj *goja.Object) string {
+	stack := primitiveString(obj.Get("stack"))
+	for _, m := range stackFrame.FindAllStringSubmatch(stack, 8) {
+		line, _ := strconv.Atoi(m[1])
+		column, _ := strconv.Atoi(m[2])
+		if l, c, ok := scriptPosition(x.req.Code, line, column); ok {
+			return formatPosition(l, c)
+		}
+	}
+	return ""
+}
+
+// callSite is where the script made a nested call, captured when the call
+// starts (a rejection arrives later, with no script frame of its own) and
+// located only if the rejection goes uncaught.
+type callSite struct {
+	frames [2]goja.StackFrame
+	n      int
+}
+
+func (x *execution) captureCallSite() callSite {
+	var site callSite
+	site.n = len(x.realm.vm.CaptureCallStack(len(site.frames), site.frames[:0]))
+	return site
+}
+
+func (x *execution) locate(site callSite) string {
+	for _, f := range site.frames[:site.n] {
+		if f.SrcName() != scriptName {
+			continue
+		}
+		p := f.Position()
+		if l, c, ok := scriptPosition(x.req.Code, p.Line, p.Column); ok {
+			return formatPosition(l, c)
+		}
+	}
+	return ""
+}
+
+// rejection is what the run remembers of an Error it made to reject a
+// nested call: which tool and from where.
+type rejection struct {
+	tool string
+	site callSite
+}
+
+// describeError renders an uncaught Error for the model: its text, then
+// which tool rejected it and where it arose in the script.
+func (x *execution) describeError(obj *goja.Object) string {
+	text := errorText(obj)
+	if r, ok := x.rejections[obj]; ok {
+		text += " (rejected by " + r.tool
+		if at := x.locate(r.site); at != "" {
+			text += " called at " + at
+		}
+		return text + ")"
+	}
+	if at := x.thrownAt(obj); at != "" {
+		text += " (at " + at + ")"
+	}
+	return text
+}
+
+// callForm is how a nested call is named in error text: the expression the
+// script wrote to make it.
+func callForm(kind, name string) string {
+	if kind == callKindSearch {
+		return SearchCallName
+	}
+	if isIdentifier(name) {
+		return "tools." + name
+	}
+	return "tools[" + strconv.Quote(name) + "]"
+}
+
+func isIdentifier(name string) bool {
+	for i, r := range name {
+		switch {
+		case r == '_' || r == '$' || unicode.IsLetter(r):
+		case i > 0 && unicode.IsDigit(r):
+		default:
+			return false
+		}
+	}
+	return name != ""
+}

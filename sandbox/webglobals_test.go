@@ -1,0 +1,223 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// webGlobalNames are every global the sandbox adds beside tools and
+// console.
+var webGlobalNames = []string{
+	"setTimeout", "setInterval", "clearTimeout", "clearInterval", "queueMicrotask",
+	"atob", "btoa", "TextEncoder", "TextDecoder", "URL", "URLSearchParams", "structuredClone",
+	"crypto", "performance",
+}
+
+// TestISO4_WebGlobalsBelongToTheSandboxRealm walks every function reachable
+// from the web globals (the globals, their methods and accessors, and the
+// instances they make): each must be a function of the run's realm, whose
+// constructor is the locked Function that throws EvalError.
+// Proves ISO-4.
+func TestISO4_WebGlobalsBelongToTheSandboxRealm(t *testing.T) {
+	names, _ := json.Marshal(webGlobalNames)
+	res := run(newFakeHost(), `
+		const names = `+string(names)+`;
+		const seen = new Set(), foreign = [], blocked = [];
+		const visit = (v, path) => {
+			if (v === null || (typeof v !== "object" && typeof v !== "function") || seen.has(v)) return;
+			seen.add(v);
+			if (typeof v === "function") {
+				if (v.constructor !== Function) foreign.push(path);
+				try { v.constructor("return 1")(); } catch (e) { if (e instanceof EvalError) blocked.push(path); }
+			}
+			for (const key of Object.getOwnPropertyNames(v)) {
+				if (key === "caller" || key === "arguments") continue;
+				const d = Object.getOwnPropertyDescriptor(v, key);
+				for (const part of [d.value, d.get, d.set]) visit(part, path + "." + key);
+			}
+			const proto = Object.getPrototypeOf(v);
+			if (proto !== Object.prototype && proto !== Function.prototype && proto !== null) visit(proto, path + ".__proto__");
+		};
+		for (const name of names) visit(globalThis[name], name);
+		const u = new URL("https://example.com/?a=1");
+		visit(u, "url"); visit(u.searchParams, "params");
+		visit(new TextEncoder(), "encoder"); visit(new TextDecoder(), "decoder");
+		const functions = [...seen].filter((v) => typeof v === "function").length;
+		return { types: names.map((n) => typeof globalThis[n]), foreign, allBlocked: blocked.length === functions, functions: functions > 40 };`)
+	wantValue(t, res, `{"types":["function","function","function","function","function","function","function",
+		"function","function","function","function","function","object","object"],
+		"foreign":[],"allBlocked":true,"functions":true}`)
+}
+
+// TestWebGlobalsAreMadeInEachRun checks that no web global is shared between
+// runs: a script that changes one cannot reach the next run.
+func TestWebGlobalsAreMadeInEachRun(t *testing.T) {
+	h := newFakeHost()
+	res := run(h, `URL.prototype.evil = 1; crypto.randomUUID = () => "fixed"; setTimeout.mark = 1; URL = null; return typeof URL;`)
+	wantValue(t, res, `"object"`)
+	res = run(h, `return [typeof URL.prototype.evil, crypto.randomUUID() === "fixed", typeof setTimeout.mark, typeof URL];`)
+	wantValue(t, res, `["undefined",false,"undefined","function"]`)
+}
+
+// TestTimersRunOnTheLoop covers the backoff idiom, intervals, clearing,
+// arguments and ordering.
+func TestTimersRunOnTheLoop(t *testing.T) {
+	checkNoGoroutineLeak(t)
+	res := run(newFakeHost(), `
+		const order: string[] = [];
+		await new Promise((r) => setTimeout(r, 5));
+		order.push("slept");
+		const cleared = setTimeout(() => order.push("never"), 1);
+		clearTimeout(cleared);
+		setTimeout((a: string, b: string) => order.push(a + b), 2, "ar", "gs");
+		let ticks = 0;
+		await new Promise<void>((resolve) => {
+			const id = setInterval(() => { if (++ticks === 3) { clearInterval(id); resolve(); } }, 1);
+		});
+		await new Promise((r) => setTimeout(r, 10));
+		queueMicrotask(() => order.push("micro"));
+		order.push("sync");
+		await null;
+		return { order, ticks, id: typeof setTimeout(() => {}, 1) };`)
+	wantValue(t, res, `{"order":["slept","args","sync","micro"],"ticks":3,"id":"number"}`)
+}
+
+// TestTimersFireInDueOrder makes both timers due while the script is still
+// busy: they must fire by due time, then in the order they were scheduled.
+func TestTimersFireInDueOrder(t *testing.T) {
+	res := run(newFakeHost(), `
+		const order: string[] = [];
+		setTimeout(() => order.push("later"), 5);
+		setTimeout(() => order.push("sooner"), 1);
+		setTimeout(() => order.push("sooner, second"), 1);
+		const until = Date.now() + 20;
+		while (Date.now() < until) {}
+		await new Promise((r) => setTimeout(r, 10));
+		return order;`)
+	wantValue(t, res, `["sooner","sooner, second","later"]`)
+}
+
+// TestRetryWithBackoffAgainstAFlakyTool is the idiom the timers are for.
+func TestRetryWithBackoffAgainstAFlakyTool(t *testing.T) {
+	calls := 0
+	h := newFakeHost().tool("mcp__srv__flaky", func(context.Context, json.RawMessage) (CallResult, error) {
+		calls++
+		if calls < 3 {
+			return CallResult{}, plainError("temporarily unavailable")
+		}
+		return CallResult{Value: json.RawMessage(`{"ok":true}`)}, nil
+	})
+	res := run(h, `
+		async function withRetry<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+			for (let i = 0; ; i++) {
+				try { return await fn(); }
+				catch (e) { if (i + 1 >= attempts) throw e; await new Promise((r) => setTimeout(r, 2 ** i)); }
+			}
+		}
+		return await withRetry(() => tools.mcp__srv__flaky({}));`)
+	wantValue(t, res, `{"ok":true}`)
+}
+
+// Proves BUDGET-3.
+func TestBUDGET3_TimersAreWorkButTheBudgetStillEnds(t *testing.T) {
+	checkNoGoroutineLeak(t)
+	// A pending timer is not "nothing can settle": the run waits for it.
+	res := run(newFakeHost(), `await new Promise((r) => setTimeout(r, 20)); return "woke";`, Limits{Timeout: time.Hour})
+	wantValue(t, res, `"woke"`)
+	// A timer beyond the budget, and an interval that never stops, end with
+	// the budget.
+	for _, code := range []string{
+		`await new Promise((r) => setTimeout(r, 3600000));`,
+		`setInterval(() => {}, 1); await new Promise(() => {});`,
+		`const again = () => setTimeout(again, 0); again(); await new Promise(() => {});`,
+	} {
+		res := run(newFakeHost(), code, shortBudget)
+		wantFailure(t, res, budgetMessage...)
+	}
+	// A cleared timer is no longer work.
+	res = run(newFakeHost(), `const id = setTimeout(() => {}, 3600000); clearTimeout(id); await new Promise(() => {});`, Limits{Timeout: time.Hour})
+	wantFailure(t, res, "nothing can settle")
+}
+
+// TestTimersNeverOutliveTheRun returns while timers are still scheduled:
+// none may fire later or leave a goroutine behind.
+func TestTimersNeverOutliveTheRun(t *testing.T) {
+	checkNoGoroutineLeak(t)
+	var logs []string
+	req := Request{
+		Code:  `setTimeout(() => console.log("late"), 30); setInterval(() => console.log("tick"), 5); return "done";`,
+		Host:  newFakeHost(),
+		OnLog: func(text string) { logs = append(logs, text) },
+	}
+	res := Run(context.Background(), req)
+	wantValue(t, res, `"done"`)
+	time.Sleep(60 * time.Millisecond) // a timer that outlived the run would log now
+	if len(logs) != 0 {
+		t.Errorf("timers fired after the run: %q", logs)
+	}
+}
+
+func TestTimerMistakesAreClearErrors(t *testing.T) {
+	res := run(newFakeHost(), `setTimeout(() => { throw new Error("in a timer"); }, 1); await new Promise((r) => setTimeout(r, 50));`)
+	wantFailure(t, res, "Error: in a timer (at line 1:")
+	res = run(newFakeHost(), `try { setTimeout("code as a string", 1); } catch (e) { return e.message; }`)
+	wantValue(t, res, `"`+msgTimerCallback+`"`)
+	res = run(newFakeHost(), `for (let i = 0; ; i++) setTimeout(() => {}, 1000);`)
+	wantFailure(t, res, msgTooManyTimers)
+}
+
+// TestWebGlobalsWork checks each global against the results the web
+// platform defines (the corpus in tests/ compares many more against Node).
+func TestWebGlobalsWork(t *testing.T) {
+	cases := map[string]struct{ code, want string }{
+		"URL building": {`
+			const u = new URL("/v1/search", "https://API.example.com:443/base/");
+			u.searchParams.set("q", "a b&c"); u.searchParams.append("page", "2");
+			return [u.href, u.host, u.origin, u.pathname, u.search, String(new URL("../x?y#z", "http://h/a/b/c"))];`,
+			`["https://api.example.com/v1/search?q=a+b%26c&page=2","api.example.com","https://api.example.com","/v1/search","?q=a+b%26c&page=2","http://h/a/x?y#z"]`},
+		"invalid URL": {`try { new URL("not a url"); } catch (e) { return [e.name, e.message, e instanceof TypeError]; }`,
+			`["TypeError","Invalid URL",true]`},
+		"URLSearchParams": {`
+			const p = new URLSearchParams("?a=1&b=x%20y&a=2&c=%E2%9C%93");
+			return [p.getAll("a"), p.get("b"), p.get("c"), p.has("d"), [...p.keys()], new URLSearchParams([["k", "v w"]]).toString()];`,
+			`[["1","2"],"x y","✓",false,["a","b","a","c"],"k=v+w"]`},
+		"base64": {`return [btoa("hello, world"), atob("aGVsbG8sIHdvcmxk"), atob(" aGk= ")];`,
+			`["aGVsbG8sIHdvcmxk","hello, world","hi"]`},
+		"btoa of non-Latin-1": {`try { btoa("✓"); } catch (e) { return e.name; }`, `"InvalidCharacterError"`},
+		"text encoding": {`
+			const bytes = new TextEncoder().encode("é😀");
+			return [Array.from(bytes), new TextDecoder().decode(bytes), new TextDecoder().decode(new Uint8Array([0xff, 0x41]))];`,
+			`[[195,169,240,159,152,128],"é😀","\ufffdA"]`},
+		"structuredClone": {`
+			const o: any = { d: new Date(0), m: new Map([["k", [1]]]), s: new Set([1]) }; o.self = o;
+			const c = structuredClone(o);
+			let fn = "";
+			try { structuredClone({ f() {} }); } catch (e) { fn = e.name; }
+			return [c !== o, c.self === c, c.d.getTime(), c.m.get("k"), c.s.has(1), fn];`,
+			`[true,true,0,[1],true,"DataCloneError"]`},
+		"crypto": {`
+			const ids = new Set(Array.from({ length: 50 }, () => crypto.randomUUID()));
+			const bytes = crypto.getRandomValues(new Uint8Array(32));
+			return [ids.size, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test([...ids][0]), bytes.some((b) => b !== 0)];`,
+			`[50,true,true]`},
+		"performance.now": {`
+			const a = performance.now(); await new Promise((r) => setTimeout(r, 5)); const b = performance.now();
+			return [typeof a, b > a, a >= 0];`, `["number",true,true]`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			wantValue(t, run(newFakeHost(), c.code), c.want)
+		})
+	}
+}
+
+func TestIntlSaysItIsNotAvailable(t *testing.T) {
+	res := run(newFakeHost(), `return new Intl.NumberFormat("en-US").format(1234.5);`)
+	wantFailure(t, res, msgIntl)
+	if strings.Contains(res.Text, "is not defined") {
+		t.Errorf("engine message shown: %s", res.Text)
+	}
+}
