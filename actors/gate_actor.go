@@ -192,10 +192,6 @@ func (a *gateActor) finishPrompt(msg *promptFinished) {
 	case msg.answer.Kind == permissions.AllowOnce:
 		a.reply(q, nil)
 	case msg.answer.Kind == permissions.AllowAlways:
-		// An ask rule covers the tool: a saved allow rule would change
-		// nothing, so this is a yes for this call only.
-		a.reply(q, nil)
-	case msg.answer.Kind == permissions.AllowAlways && permissions.NewQuestion(a.effective(), tool, nil).AskRule == "":
 		if !slices.Contains(a.kept.sessionAllow, tool) {
 			a.kept.sessionAllow = append(a.kept.sessionAllow, tool)
 			a.save(tool)

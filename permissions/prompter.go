@@ -14,9 +14,9 @@ type Question struct {
 	// Args are the call's arguments as the caller passed them.
 	Args json.RawMessage
 	// AskRule is the ask rule that makes this question come back every
-	// time, or "" when none does. With an ask rule, "allow always" would
-	// change nothing, so a Prompter should offer only "yes, once" (the gate
-	// takes an AllowAlways answer as AllowOnce and saves nothing).
+	// time, or "" when none does. An ask rule beats an allow rule, so
+	// "allow always" then saves a rule that takes effect only once the ask
+	// rule is removed: a Prompter should say so.
 	AskRule string
 }
 
