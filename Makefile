@@ -6,10 +6,23 @@ NPM_DIR   := .tools/npm
 # The real third-party MCP server the pool tests talk to over stdio.
 EVERYTHING_VERSION := 2026.8.31
 EVERYTHING_BIN := $(NPM_DIR)/node_modules/.bin/mcp-server-everything
+# The MCP conformance suite, and the Node 22 it needs (from npm, so nothing
+# beyond npm itself has to be on the machine). The stamps carry the versions:
+# changing a pin installs again.
+NODE22_VERSION := 22.23.3
+NODE22_DIR     := .tools/node22
+NODE22_STAMP   := $(NODE22_DIR)/.installed-$(NODE22_VERSION)
+CONFORMANCE_VERSION := 0.2.0-alpha.12
+CONFORMANCE_DIR     := .tools/conformance
+CONFORMANCE_STAMP   := $(CONFORMANCE_DIR)/.installed-$(CONFORMANCE_VERSION)
+# The official TypeScript SDK, whose client drives the gateway end to end.
+TSSDK_VERSION := 1.32.2
+TSSDK_DIR     := .tools/ts-sdk
+TSSDK_STAMP   := $(TSSDK_DIR)/.installed-$(TSSDK_VERSION)
 
 .PHONY: demo test bench fmt vet deps fuzz
 
-deps: $(EVERYTHING_BIN)
+deps: $(EVERYTHING_BIN) $(NODE22_STAMP) $(CONFORMANCE_STAMP) $(TSSDK_STAMP)
 	$(GO) mod download
 
 $(EVERYTHING_BIN):
@@ -19,6 +32,23 @@ $(EVERYTHING_BIN):
 
 demo: deps
 	$(GO) run ./cmd/demo
+
+$(NODE22_STAMP):
+	rm -rf $(NODE22_DIR) && mkdir -p $(NODE22_DIR)
+	cd $(NODE22_DIR) && npm install --no-audit --no-fund --loglevel=error node@$(NODE22_VERSION)
+	touch $@
+
+$(CONFORMANCE_STAMP):
+	rm -rf $(CONFORMANCE_DIR) && mkdir -p $(CONFORMANCE_DIR)
+	cd $(CONFORMANCE_DIR) && npm install --no-audit --no-fund --loglevel=error \
+		@modelcontextprotocol/conformance@$(CONFORMANCE_VERSION)
+	touch $@
+
+$(TSSDK_STAMP):
+	rm -rf $(TSSDK_DIR) && mkdir -p $(TSSDK_DIR)
+	cd $(TSSDK_DIR) && npm install --no-audit --no-fund --loglevel=error \
+		@modelcontextprotocol/sdk@$(TSSDK_VERSION)
+	touch $@
 
 vet:
 	$(GO) vet ./...

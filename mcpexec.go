@@ -16,6 +16,7 @@ import (
 	"github.com/mcpexec/mcpexec/hotreload"
 	"github.com/mcpexec/mcpexec/internal/actorlog"
 	"github.com/mcpexec/mcpexec/messages"
+	"github.com/mcpexec/mcpexec/oauth"
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
@@ -52,6 +53,14 @@ type Options struct {
 	// clock of the calls waiting stops meanwhile, and a question is
 	// cancelled when those calls end (an aborted Exec).
 	Elicitor elicit.Elicitor
+	// Authorizer asks the person to authorize an MCP server that requires
+	// OAuth (see package oauth; oauth.Loopback is one). Nil: such a server
+	// stays "not connected: authorization required" unless OAuthStore
+	// already holds a grant for it.
+	Authorizer oauth.Authorizer
+	// OAuthStore keeps each server's OAuth tokens; nil: an oauth.FileStore
+	// in oauth.DefaultDir().
+	OAuthStore oauth.Store
 	// Limits bound every Exec run; zero fields take sandbox defaults.
 	Limits sandbox.Limits
 	// CatalogBudget is the catalog budget in estimated tokens; zero takes
@@ -83,6 +92,7 @@ type System struct {
 	execs     *actors.Execs
 	renderer  *catalog.Renderer
 	views     viewCache
+	oauth     *oauth.Options
 
 	closeOnce sync.Once
 	closeErr  error
@@ -105,6 +115,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 		limits:   opts.Limits,
 		system:   actorlog.NewSystem(logger),
 		renderer: catalog.NewRenderer(catalog.Options{Budget: opts.CatalogBudget}),
+		oauth:    &oauth.Options{Authorizer: opts.Authorizer, Store: opts.OAuthStore},
 	}
 	defer func() {
 		if err != nil {
@@ -196,8 +207,9 @@ func (s *System) startPool(servers []pool.ServerConfig) error {
 		return func(name string) bool { return permissions.Excludes(cfg, name) }
 	}
 	p, err := actors.StartPool(s.system, actors.PoolConfig{
-		Servers:    servers,
-		Options:    pool.Options{Logger: s.logger, Gate: s.gate, Exclude: excludeFor(s.config.Current()), Elicitor: s.elicitor},
+		Servers: servers,
+		Options: pool.Options{Logger: s.logger, Gate: s.gate, Exclude: excludeFor(s.config.Current()),
+			Elicitor: s.elicitor, OAuth: s.oauth},
 		ExcludeFor: excludeFor,
 	})
 	if err != nil {

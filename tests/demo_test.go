@@ -50,11 +50,18 @@ func runDemo(t *testing.T, stdin string, args ...string) demoRun {
 
 // execResult is the JSON line of `demo exec --json`.
 type execResult struct {
-	OK      bool     `json:"ok"`
-	Text    string   `json:"text"`
-	Images  int      `json:"images"`
-	Summary string   `json:"summary"`
-	Calls   []string `json:"calls"`
+	OK        bool        `json:"ok"`
+	Text      string      `json:"text"`
+	Images    int         `json:"images"`
+	ImageData []execImage `json:"imageData"`
+	Summary   string      `json:"summary"`
+	Calls     []string    `json:"calls"`
+}
+
+// execImage is one image of the --json output, its data in base64.
+type execImage struct {
+	MIMEType string `json:"mimeType"`
+	Data     []byte `json:"data"`
 }
 
 // execJSON runs `demo exec --json --script FILE` with the script written to

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -86,8 +87,8 @@ return {
 	if !got.Nothing || !got.Image {
 		t.Errorf("nothing=%v image=%v, want both values null", got.Nothing, got.Image)
 	}
-	if res.Images != 1 {
-		t.Errorf("images = %d, want the one PNG attached for the model", res.Images)
+	if res.Images != 1 || len(res.ImageData) != 1 || res.ImageData[0].MIMEType != "image/png" || !bytes.HasPrefix(res.ImageData[0].Data, []byte("\x89PNG")) {
+		t.Errorf("images = %d %+v, want the one PNG attached for the model, its data with it", res.Images, res.ImageData)
 	}
 }
 

@@ -130,3 +130,43 @@ func TestTourAsksThePersonOnATerminal(t *testing.T) {
 		t.Error("the tour answered for the person although they were at a terminal")
 	}
 }
+
+// With stderr on a terminal, exec shows the run live in place there: the
+// running summary and the clock on one line that is redrawn, and console
+// output as the script writes it. Standard output (what the model gets) is
+// as without a terminal.
+func TestExecShowsTheRunLiveOnATerminal(t *testing.T) {
+	control, term := openPTY(t)
+	defer control.Close()
+	mark := newRunMark(t)
+	script := writeFile(t, "s.js", `console.log("step one");
+await tools.mcp__text__echo({ text: "hi" });
+console.log("step two");
+return "done";`)
+	cmd := exec.Command(demoBin, "exec", "--script", script)
+	cmd.Env = append(os.Environ(), mark, "NO_COLOR=1")
+	var stdout bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, term
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	term.Close()
+	var live bytes.Buffer
+	_, _ = io.Copy(&live, control) // ends with EIO once the demo has exited
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exec: %v\nstdout: %s\nterminal: %q", err, stdout.String(), live.String())
+	}
+	checkNoSurvivors(t, mark)
+	shown := live.String()
+	for _, want := range []string{"\r\x1b[2K", "│ step one", "│ step two", "1 tool call: mcp__text__echo", "s"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("the terminal lacks %q:\n%q", want, shown)
+		}
+	}
+	if strings.Index(shown, "│ step one") > strings.Index(shown, "1 tool call: mcp__text__echo") {
+		t.Errorf("console output was not shown as it happened:\n%q", shown)
+	}
+	if out := stdout.String(); !strings.Contains(out, "What the model receives") || !strings.Contains(out, "step one") || strings.Contains(out, "live:") {
+		t.Errorf("stdout is not the plain result:\n%s", out)
+	}
+}

@@ -16,6 +16,7 @@ var tourHeadings = []string{
 	"A permission prompt",
 	"A server connects: the catalog update",
 	"The switch flipped in the settings file",
+	"Any MCP client gets Exec: the gateway",
 	"A hostile script, contained",
 }
 
@@ -25,7 +26,8 @@ var tourHeadings = []string{
 // (SEARCH-4), the live summary (SUM-4), the permission prompt (PERM-1), the
 // namespace-level update after a server connects (BCAST-7), the catalog
 // withdrawn when the switch is flipped in the settings file (SWITCH-4,
-// BCAST-11), and the hostile scripts contained (ISO-2, BUDGET-1).
+// BCAST-11), a client served by the gateway with live progress, and the
+// hostile scripts contained (ISO-2, BUDGET-1).
 func TestTourRunsEveryStepAndExitsZero(t *testing.T) {
 	run := runDemo(t, "")
 	if run.code != 0 {
@@ -46,7 +48,8 @@ func TestTourRunsEveryStepAndExitsZero(t *testing.T) {
 		"? Allow mcp__srv__delete", // the permission prompt
 		"- mcp__weather (1 tool)",  // the diff after the server connected
 		"no longer applies",        // the switch turned off
-		`"eval":"EvalError"`,       // the hostile script
+		"notifications/progress: 1 tool call: mcp__srv__fetch", // the gateway
+		`"eval":"EvalError"`, // the hostile script
 		"Tour complete",
 	} {
 		if !strings.Contains(run.stdout, want) {

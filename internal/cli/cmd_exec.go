@@ -28,6 +28,15 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 		return err
 	}
 	opts := mcpexec.Options{Prompter: execPrompter(f, c)}
+	// On a terminal, the person watches the run on stderr: the running
+	// summary and the clock in place, console output as it happens.
+	var live *liveLine
+	if c.stderrTerminal {
+		live = newLiveLine(c.stderr, c.err)
+		if opts.Prompter != nil {
+			opts.Prompter = pausingPrompter{Prompter: opts.Prompter, live: live}
+		}
+	}
 	f.limitFlags.options(&opts)
 	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts}, c.stderr, c.err)
 	if err != nil {
@@ -40,15 +49,23 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 		return err
 	}
 	var res mcpexec.ExecResult
-	if f.jsonOut {
+	switch {
+	case live != nil:
+		live.begin()
+		res = s.Exec(mcpexec.WithConsole(ctx, live.console), execArgs, live.progress)
+		live.end()
+	case f.jsonOut:
 		res = s.Exec(ctx, execArgs, nil)
+	default:
+		lines := &liveSummary{w: c.stdout, st: c.out}
+		res = s.Exec(ctx, execArgs, lines.update)
+		lines.stop()
+	}
+	if f.jsonOut {
 		if err := writeExecJSON(c.stdout, res); err != nil {
 			return err
 		}
 	} else {
-		live := &liveSummary{w: c.stdout, st: c.out}
-		res = s.Exec(ctx, execArgs, live.update)
-		live.stop()
 		writeExecResult(c.stdout, c.out, res)
 	}
 	if ctx.Err() != nil {
@@ -102,17 +119,27 @@ func execPrompter(f execFlags, c console) permissions.Prompter {
 	}
 }
 
-// execJSON is the --json output: one object on one line.
+// execJSON is the --json output: one object on one line. The images the
+// model receives are in imageData, their data in base64; images counts them.
 type execJSON struct {
-	OK      bool     `json:"ok"`
-	Text    string   `json:"text"`
-	Images  int      `json:"images"`
-	Summary string   `json:"summary"`
-	Calls   []string `json:"calls"`
+	OK        bool        `json:"ok"`
+	Text      string      `json:"text"`
+	Images    int         `json:"images"`
+	ImageData []execImage `json:"imageData"`
+	Summary   string      `json:"summary"`
+	Calls     []string    `json:"calls"`
+}
+
+type execImage struct {
+	MIMEType string `json:"mimeType"`
+	Data     []byte `json:"data"` // base64 in JSON
 }
 
 func writeExecJSON(w io.Writer, res mcpexec.ExecResult) error {
-	out := execJSON{OK: res.OK, Text: res.Text, Images: len(res.Images), Summary: res.Summary, Calls: res.Calls}
+	out := execJSON{OK: res.OK, Text: res.Text, Images: len(res.Images), ImageData: []execImage{}, Summary: res.Summary, Calls: res.Calls}
+	for _, img := range res.Images {
+		out.ImageData = append(out.ImageData, execImage{MIMEType: img.MIMEType, Data: img.Data})
+	}
 	if out.Calls == nil {
 		out.Calls = []string{}
 	}

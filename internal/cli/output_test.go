@@ -24,7 +24,7 @@ func TestWriteExecJSONIsOneLineWithEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"ok":true,"text":"line 1\nline 2","images":1,"summary":"0 tool calls","calls":[]}` + "\n"
+	want := `{"ok":true,"text":"line 1\nline 2","images":1,"imageData":[{"mimeType":"image/png","data":"AQ=="}],"summary":"0 tool calls","calls":[]}` + "\n"
 	if buf.String() != want {
 		t.Errorf("got  %s\nwant %s", buf.String(), want)
 	}

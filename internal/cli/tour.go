@@ -37,6 +37,7 @@ var tourSteps = []tourStep{
 	{"A permission prompt", "Nested calls pass the same permission gate as direct calls. These settings allow the built-in tools but ask before a delete.", stepPermission},
 	{"A server connects: the catalog update", "The weather server was offline when the second session started. When it connects, the next request appends a short update, not the whole catalog.", stepServerConnects},
 	{"The switch flipped in the settings file", "enableExec is hot-reloaded: off, the MCP tools return as flat declarations and the catalog is withdrawn; on again, Exec and a full catalog come back.", stepSwitch},
+	{"Any MCP client gets Exec: the gateway", "`mcpexec serve` is an MCP server: a client pointed at it instead of at its servers sees one Exec tool carrying the catalog, and gets live progress.", stepGateway},
 	{"A hostile script, contained", "Scripts run locked down, in a worker process with a memory cap, under a wall-clock budget. A session with a one-second budget:", stepHostile},
 }
 

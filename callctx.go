@@ -1,3 +1,6 @@
+// Values a caller attaches to the context of one call: who answers its
+// permission questions, who watches its console.
+
 package mcpexec
 
 import (
@@ -34,4 +37,19 @@ func (r *callPrompters) Ask(ctx context.Context, q permissions.Question) (permis
 		return p.Ask(ctx, q)
 	}
 	return r.fallback.Ask(ctx, q)
+}
+
+// consoleKey is the context key of WithConsole.
+type consoleKey struct{}
+
+// WithConsole returns ctx carrying onLog: an Exec run under ctx hands it the
+// script's console output as the script writes it (as far as the log cap
+// keeps it), for a person to watch. The model's result is unchanged.
+func WithConsole(ctx context.Context, onLog func(text string)) context.Context {
+	return context.WithValue(ctx, consoleKey{}, onLog)
+}
+
+func consoleFrom(ctx context.Context) func(string) {
+	f, _ := ctx.Value(consoleKey{}).(func(string))
+	return f
 }
