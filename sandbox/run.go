@@ -225,9 +225,13 @@ func (x *execution) execute() (res Result) {
 		return x.fail(msgCrashed + ".")
 	}
 
-	prog, err := compile(x.req.Code)
+	prog, js, err := compile(x.req.Code)
 	if err != nil {
 		return x.fail(err.Error())
+	}
+	if err := r.repair(js); err != nil {
+		x.logger.Error().Err(err).Msg("sandbox: engine repair failed")
+		return x.fail(msgCrashed + ".")
 	}
 	v, err := r.vm.RunProgram(prog)
 	if err != nil {
