@@ -254,6 +254,8 @@ func (x *execution) execute() (res Result) {
 				return x.failFrom(err)
 			}
 		case <-x.timers.wake:
+			// Timer callbacks are script work: the budget clock runs.
+			x.clock.setIdle(false)
 			if err := x.fireDue(); err != nil {
 				return x.failFrom(err)
 			}

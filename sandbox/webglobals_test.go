@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -161,6 +162,24 @@ func TestBUDGET1_WebGlobalsStayInsideTheBudget(t *testing.T) {
 			// built-in that the interrupt cannot reach.
 			res := run(newFakeHost(), `let long = ""; for (let j = 0; j < 1e5; j++) long += "é"; for (let i = 0; ; i++) { `+body+` }`, shortBudget)
 			wantFailure(t, res, budgetMessage...)
+		})
+	}
+}
+
+// TestBUDGET1_TimerWorkWhileAPersonIsAskedSpendsTheBudget spins inside a
+// timer callback while a nested call waits for a person: the clock stops
+// only while the script is idle, and a timer callback is not.
+// Proves BUDGET-1.
+func TestBUDGET1_TimerWorkWhileAPersonIsAskedSpendsTheBudget(t *testing.T) {
+	for _, inProcess := range []bool{false, true} {
+		t.Run("inProcess="+strconv.FormatBool(inProcess), func(t *testing.T) {
+			p := newTestWorkers(t, WorkerOptions{InProcess: inProcess, Warm: 1})
+			h := newFakeHost().tool("mcp__s__ask_forever", askPerson(time.Hour))
+			res := workerRun(p, h, `
+				const answer = tools.mcp__s__ask_forever({});
+				setTimeout(() => { while (true) {} }, 5);
+				await answer;`, shortBudget)
+			wantFailure(t, res, msgOverBudget)
 		})
 	}
 }
