@@ -55,6 +55,9 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	if len(args) > 0 {
 		params.Arguments = args
 	}
+	if debugging(m.log) {
+		askForCallLogs(params)
+	}
 	callCtx, reply := withRawReply(ctx)
 	res, err := live.session.CallTool(callCtx, params)
 	if err != nil {

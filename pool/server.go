@@ -148,6 +148,9 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		default: // a refresh is already due; floods coalesce here
 		}
 	}
+	if copts.LoggingMessageHandler == nil && debugging(s.m.log) {
+		copts.LoggingMessageHandler = relayLogs(s.m.log, s.cfg.Name)
+	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
 	// Some transports keep Connect's context for the whole session (the SSE
 	// transport's event stream), so it must outlive Connect: the timeout
@@ -197,6 +200,9 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	tools, err := s.list(ctx, session, tap)
 	if err != nil {
 		return 0, err
+	}
+	if debugging(s.m.log) {
+		askForLogs(ctx, session)
 	}
 	instructions := ""
 	if init := session.InitializeResult(); init != nil {
