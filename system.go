@@ -199,7 +199,7 @@ func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.Raw
 	}
 	v := s.view(s.snapshot(), opts.agent())
 	req := actors.ExecRequest{Script: sandbox.Request{
-		Code: code, Tools: v.toolSet, Host: execHost{s: s, view: v, prompter: prompterFrom(ctx)}, OnLog: consoleFrom(ctx), Limits: s.limits, Logger: &s.logger,
+		Code: code, Tools: v.toolSet, Host: execHost{s: s, view: v, caller: ctx}, OnLog: consoleFrom(ctx), Limits: s.limits, Logger: &s.logger,
 	}}
 	if onProgress != nil {
 		req.OnProgress = func(calls []string) { onProgress(exectool.Summary(calls, false)) }

@@ -148,6 +148,9 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		default: // a refresh is already due; floods coalesce here
 		}
 	}
+	if copts.ProgressNotificationHandler == nil {
+		copts.ProgressNotificationHandler = s.m.progress.deliver
+	}
 	if copts.LoggingMessageHandler == nil && debugging(s.m.log) {
 		copts.LoggingMessageHandler = relayLogs(s.m.log, s.cfg.Name)
 	}

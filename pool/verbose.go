@@ -71,7 +71,12 @@ func relayLogs(log zerolog.Logger, server string) func(context.Context, *mcp.Log
 // askForCallLogs asks for every log message about one call: from protocol
 // 2026-07-28 the level travels with each request.
 func askForCallLogs(params *mcp.CallToolParams) {
-	params.SetMeta(map[string]any{mcp.MetaKeyLogLevel: "debug"})
+	meta := params.GetMeta()
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	meta[mcp.MetaKeyLogLevel] = "debug"
+	params.SetMeta(meta)
 }
 
 // askForLogs asks a server that logs to send everything, once connected
