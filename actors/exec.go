@@ -2,7 +2,9 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
@@ -22,20 +24,26 @@ type Execs struct {
 	system  *actor.ActorSystem
 	workers WorkerSource
 	logger  zerolog.Logger
+	// spawner spawns exec actors under their supervisor: a crashed exec
+	// actor is stopped, and answers its call as it stops.
+	spawner *actor.RootContext
 }
 
 // NewExecs returns an Exec runner on system, borrowing workers from workers.
 func NewExecs(system *actor.ActorSystem, workers WorkerSource, logger zerolog.Logger) *Execs {
-	return &Execs{system: system, workers: workers, logger: logger}
+	strategy := newSupervisor("exec", actor.StopDirective, logger)
+	return &Execs{system: system, workers: workers, logger: logger,
+		spawner: actor.NewRootContext(system, nil).WithGuardian(strategy)}
 }
 
 // ExecRequest is one Exec call.
 type ExecRequest struct {
 	// Script is the run: code, reachable tools, the host that executes
-	// nested calls (the funnel), and limits.
+	// nested calls (the funnel), and limits. Nested calls reach Host
+	// through the exec actor.
 	Script sandbox.Request
 	// OnProgress, if set, receives the nested calls made so far after every
-	// new one, on the exec actor's goroutine.
+	// new one, on the exec actor's goroutine. A panic in it fails the call.
 	OnProgress func(calls []string)
 }
 
@@ -48,7 +56,7 @@ func (e *Execs) Run(ctx context.Context, req ExecRequest) sandbox.Result {
 	props := actor.PropsFromProducer(func() actor.Actor {
 		return &execActor{ctx: ctx, req: req, workers: e.workers, reply: reply, logger: e.logger}
 	}, actor.WithSupervisor(runOnce))
-	pid := e.system.Root.Spawn(props)
+	pid := e.spawner.Spawn(props)
 	res := <-reply
 	_ = e.system.Root.StopFuture(pid).Wait()
 	return res
@@ -61,8 +69,9 @@ var runOnce = actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive 
 	return actor.StopDirective
 })
 
-// execActor is one Exec call. State: the calls made so far and whether the
-// call has been answered.
+// execActor is one Exec call. It owns the run: the nested calls made so far
+// (for the live summary), the calls themselves on their way to the funnel,
+// and the answer.
 type execActor struct {
 	ctx     context.Context
 	req     ExecRequest
@@ -70,6 +79,7 @@ type execActor struct {
 	reply   chan<- sandbox.Result
 	logger  zerolog.Logger
 
+	route    *execRoute
 	calls    []string
 	answered bool
 }
@@ -77,16 +87,21 @@ type execActor struct {
 func (a *execActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
+		script := a.req.Script
+		a.route = &execRoute{system: c.ActorSystem(), exec: c.Self(), funnel: script.Host, pending: map[*sandbox.Call]struct{}{}}
+		script.Host = a.route
 		c.Spawn(actor.PropsFromProducer(func() actor.Actor {
-			return &sandboxActor{ctx: a.ctx, req: a.req.Script, workers: a.workers}
+			return &sandboxActor{ctx: a.ctx, req: script, workers: a.workers}
 		}))
-	case *CallMade:
-		a.calls = append(a.calls, m.Name)
+	case *callMade:
+		a.calls = append(a.calls, m.name)
 		if a.req.OnProgress != nil {
 			a.req.OnProgress(append([]string(nil), a.calls...))
 		}
-	case *ScriptFinished:
-		a.answer(m.Result)
+	case *sandbox.Call:
+		a.start(m)
+	case *scriptFinished:
+		a.answer(m.result)
 	case *actor.Terminated:
 		// The sandbox actor stopped before it reported: its supervisor
 		// stopped it after a failure.
@@ -94,8 +109,30 @@ func (a *execActor) Receive(c actor.Context) {
 			a.logger.Error().Msg("exec: sandbox actor stopped without a result")
 			a.answer(sandbox.CrashResult(a.calls))
 		}
+	case *actor.Stopping:
+		// Stopped before the run ended: this actor failed (its strategy
+		// stops it). The call still gets its answer.
+		if !a.answered {
+			a.answer(sandbox.CrashResult(a.calls))
+		}
 	}
 }
+
+// start runs one nested call through the funnel on a goroutine of its own,
+// so a slow tool never holds up the mailbox. A panic on the call's path is
+// that call's failure; the script goes on.
+func (a *execActor) start(call *sandbox.Call) {
+	go a.route.run(call, a.logger)
+}
+
+var (
+	errNestedCallPanicked = plainError("The tool call failed inside the host.")
+	errNoFunnel           = plainError("The sandbox failed while running the script: no host is attached to this run.")
+)
+
+type plainError string
+
+func (e plainError) Error() string { return string(e) }
 
 func (a *execActor) answer(res sandbox.Result) {
 	if a.answered {
@@ -108,6 +145,88 @@ func (a *execActor) answer(res sandbox.Result) {
 		a.logger.Info().Str("reason", res.Error).Int("calls", len(res.Calls)).Msg("exec: run failed")
 	}
 	a.reply <- res
+}
+
+// execRoute is the Host a run's worker sees: every nested call goes to the
+// exec actor's mailbox, which starts it on the funnel. The run's context
+// bounds the calls: when the run ends, a call not answered yet (the exec
+// actor failed and dropped its mailbox, or the tool is slow) is answered
+// with the context's error, so the worker's host side never waits for an
+// answer that cannot come.
+type execRoute struct {
+	system *actor.ActorSystem
+	exec   *actor.PID
+	funnel sandbox.Host
+
+	mu      sync.Mutex
+	runCtx  context.Context // whose end fails the pending calls
+	pending map[*sandbox.Call]struct{}
+}
+
+// Start implements sandbox.AsyncHost.
+func (r *execRoute) Start(ctx context.Context, call *sandbox.Call) {
+	r.mu.Lock()
+	if r.runCtx != ctx {
+		r.runCtx = ctx
+		context.AfterFunc(ctx, func() { r.failPending(ctx) })
+	}
+	r.pending[call] = struct{}{}
+	r.mu.Unlock()
+	r.system.Root.Send(r.exec, call)
+}
+
+// run executes call on the funnel and answers it.
+func (r *execRoute) run(call *sandbox.Call, logger zerolog.Logger) {
+	var (
+		res sandbox.CallResult
+		err error
+	)
+	defer func() {
+		if p := recover(); p != nil {
+			logger.Error().Str("tool", call.Name).Interface("panic", p).Msg("exec: nested call panicked")
+			res, err = sandbox.CallResult{}, errNestedCallPanicked
+		}
+		r.mu.Lock()
+		delete(r.pending, call)
+		r.mu.Unlock()
+		call.Answer(res, err)
+	}()
+	ctx := r.runContext()
+	switch {
+	case r.funnel == nil:
+		err = errNoFunnel
+	case call.Search:
+		res.Value, err = r.funnel.Search(ctx, call.Args)
+	default:
+		res, err = r.funnel.CallTool(ctx, call.Name, call.Args)
+	}
+}
+
+func (r *execRoute) runContext() context.Context {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.runCtx
+}
+
+// failPending answers every call still pending when the run ended.
+func (r *execRoute) failPending(ctx context.Context) {
+	r.mu.Lock()
+	pending := r.pending
+	r.pending = map[*sandbox.Call]struct{}{}
+	r.mu.Unlock()
+	for call := range pending {
+		call.Answer(sandbox.CallResult{}, ctx.Err())
+	}
+}
+
+// CallTool and Search are the synchronous Host a run in this process would
+// use; an exec run always has a worker, whose calls come through Start.
+func (r *execRoute) CallTool(ctx context.Context, name string, args json.RawMessage) (sandbox.CallResult, error) {
+	return r.funnel.CallTool(ctx, name, args)
+}
+
+func (r *execRoute) Search(ctx context.Context, args json.RawMessage) (json.RawMessage, error) {
+	return r.funnel.Search(ctx, args)
 }
 
 // sandboxActor runs one script on one borrowed worker. The run happens on a
@@ -152,7 +271,7 @@ func (a *sandboxActor) start(c actor.Context) {
 		if onCall != nil {
 			onCall(name)
 		}
-		root.Send(parent, &CallMade{Name: name})
+		root.Send(parent, &callMade{name: name})
 	}
 	go func() {
 		defer close(a.done)
@@ -161,7 +280,7 @@ func (a *sandboxActor) start(c actor.Context) {
 				root.Send(self, &runPanicked{value: p})
 			}
 		}()
-		root.Send(parent, &ScriptFinished{Result: a.run(runCtx, req)})
+		root.Send(parent, &scriptFinished{result: a.run(runCtx, req)})
 	}()
 }
 

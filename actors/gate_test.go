@@ -42,11 +42,12 @@ func TestPERM1_UnmatchedCallIsAskedAndAllowAlwaysSavesLeafRule(t *testing.T) {
 	if err := result(t, done); err != nil {
 		t.Fatalf("Admit = %v, want nil", err)
 	}
-	// The rule is saved under the leaf's full name, and the next call runs
-	// without asking.
+	// The rule is saved under the leaf's full name (the save runs beside
+	// the answer), and the next call runs without asking.
 	if err := g.Admit(context.Background(), tool, nil); err != nil {
 		t.Fatalf("second Admit = %v", err)
 	}
+	waitUntil(t, func() bool { return len(store.savedRules()) > 0 })
 	if diff := cmp.Diff([]string{tool}, store.savedRules()); diff != "" {
 		t.Errorf("saved rules (-want +got):\n%s", diff)
 	}

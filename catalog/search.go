@@ -162,8 +162,9 @@ func splitToolName(name string) (server, tool string) {
 // then every tool matching any of the query's words in its name, server,
 // description (case-insensitively, SEARCH-2) or parameters, by relevance
 // (BM25F over those fields, see searchrank.go); ties by name. A tool that
-// carries under half as many of the query's words as the best-matching
-// tool, and scores far below the best, is left out.
+// carries fewer of the query's words than the best-matching tool and
+// scores far below the best is left out; a one-word query keeps every
+// tool that carries the word.
 func (ix *Index) Search(args json.RawMessage) ([]SearchResult, error) {
 	query, err := searchQuery(args)
 	if err != nil {
@@ -231,12 +232,13 @@ func (ix *Index) rank(query string) []hit {
 		best = max(best, h.score)
 		hits = append(hits, h)
 	}
-	// A tool that carries under half the words the best-matching tool
-	// carries and scores far below the best is noise: "send" alone for
-	// "send slack message". One carrying only the query's rarest word
-	// ("balance") stays.
+	// A tool that carries fewer words than the best-matching tool and
+	// scores far below the best is noise: "create" alone for "create
+	// issue" (nine hundred tools over the fixtures, megabytes of
+	// signatures). One carrying only the query's rarest word ("balance" for
+	// "check the account balance") scores high enough to stay.
 	hits = slices.DeleteFunc(hits, func(h hit) bool {
-		return h.match == nameNoMore && 2*matched[h.item] < mostMatched && h.score < weakHitRatio*best
+		return h.match == nameNoMore && matched[h.item] < mostMatched && h.score < weakHitRatio*best
 	})
 	// items are in name order, so a stable sort keeps ties by name.
 	slices.SortStableFunc(hits, func(a, b hit) int {

@@ -217,6 +217,22 @@ func TestSEARCH2_IssueQueriesFindTheTool(t *testing.T) {
 	}
 }
 
+// Proves SEARCH-2.
+func TestSEARCH2_WeakPartialMatchesAreLeftOut(t *testing.T) {
+	ix := NewIndex(allTools(t))
+	// Hundreds of tools create something; those about issues are wanted,
+	// not every tool that says "create".
+	creators := searchNames(t, ix, `{"query":"create"}`)
+	got := searchNames(t, ix, `{"query":"create issue"}`)
+	if len(got) == 0 || !strings.HasSuffix(got[0], "__create_issue") || 4*len(got) > len(creators) {
+		t.Errorf("create issue: %d hits (create alone: %d), first %v", len(got), len(creators), got[:min(3, len(got))])
+	}
+	// A query's rarest word alone still keeps its tool.
+	if got := searchNames(t, ix, `{"query":"check the account balance"}`); !slices.Contains(got, "mcp__stripe__retrieve_balance") {
+		t.Errorf("balance: the tool carrying only the rarest word was left out")
+	}
+}
+
 // Proves SEARCH-3.
 func TestSEARCH3_EmptyQueryListsTheWholePool(t *testing.T) {
 	tools := allTools(t)

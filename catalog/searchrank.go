@@ -41,7 +41,8 @@ const surfaceWeight = 0.3
 const bm25K1 = 1.2
 
 // weakHitRatio is the share of the best score under which a tool that
-// also carries few of the query's words is left out of the results.
+// also carries fewer of the query's words than the best-matching tool is
+// left out of the results.
 const weakHitRatio = 0.25
 
 // posting is one tool's term frequencies, per field, for one term.

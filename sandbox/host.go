@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // Host executes what a script asks of the outside world. Run calls it from
@@ -20,6 +21,41 @@ type Host interface {
 	// JSON and returns the result entries as a JSON array. An error (for
 	// example a wrong argument shape) is shown to the script.
 	Search(ctx context.Context, args json.RawMessage) (json.RawMessage, error)
+}
+
+// AsyncHost is a Host that is handed a worker's nested calls as they
+// arrive, instead of being called on a goroutine of its own for each: the
+// exec actor routes calls through its mailbox this way, so the connection's
+// reader hands a call straight to it. Start must return at once, and the
+// call must be answered (Call.Answer), on any goroutine.
+type AsyncHost interface {
+	Host
+	Start(ctx context.Context, call *Call)
+}
+
+// Call is one nested call a script made in a worker, handed to an
+// AsyncHost. ctx (given to Start) ends with the run.
+type Call struct {
+	// Search marks the in-sandbox search (Name is then SearchCallName).
+	Search bool
+	// Name is the tool's full name; Args the script's argument object as
+	// JSON, byte for byte.
+	Name string
+	Args json.RawMessage
+
+	h        *hostSide
+	id       uint64
+	kind     string
+	answered atomic.Bool
+}
+
+// Answer gives the script the call's outcome. Only the first answer counts;
+// later ones are ignored, so a call can be answered by whichever comes
+// first of its result and the end of its run.
+func (c *Call) Answer(res CallResult, err error) {
+	if c.answered.CompareAndSwap(false, true) {
+		c.h.answer(c.id, c.kind, res, err)
+	}
 }
 
 // CallResult is one nested call's output.

@@ -148,7 +148,11 @@ func (h *hostSide) during(f frame) bool {
 		}
 	case frameCall:
 		h.called(f.Name)
-		go h.serveCall(h.ctx, f)
+		if async, ok := h.req.Host.(AsyncHost); ok {
+			h.startCall(async, f)
+		} else {
+			go h.serveCall(h.ctx, f)
+		}
 	}
 	return true
 }
@@ -202,26 +206,44 @@ func (h *hostSide) called(name string) {
 
 // serveCall executes one nested call for the worker and answers it.
 func (h *hostSide) serveCall(ctx context.Context, f frame) {
-	defer h.calls.Done()
-	reply := frame{Type: frameResult, ID: f.ID}
-	if refusal := h.admit(f); refusal != "" {
-		reply.Error = refusal
-	} else if h.req.Host == nil {
-		reply.Error = msgCrashed + ": no host is attached to this run."
-	} else if f.Kind == callKindSearch {
-		value, err := safeHostCall(h.logger(), func() (CallResult, error) {
+	refusal := h.admit(f)
+	switch {
+	case refusal != "":
+		h.answer(f.ID, f.Kind, CallResult{}, plainError(refusal))
+	case h.req.Host == nil:
+		h.answer(f.ID, f.Kind, CallResult{}, plainError(msgCrashed+": no host is attached to this run."))
+	case f.Kind == callKindSearch:
+		res, err := safeHostCall(h.logger(), func() (CallResult, error) {
 			v, err := h.req.Host.Search(ctx, f.Args)
 			return CallResult{Value: v}, err
 		})
-		reply.Value, reply.Error = value.Value, errMessage(err)
-	} else {
+		h.answer(f.ID, f.Kind, res, err)
+	default:
 		res, err := safeHostCall(h.logger(), func() (CallResult, error) { return h.req.Host.CallTool(ctx, f.Name, f.Args) })
-		reply.Value, reply.Error = res.Value, errMessage(err)
+		h.answer(f.ID, f.Kind, res, err)
+	}
+}
+
+// startCall hands one nested call to an AsyncHost, on the connection
+// reader's goroutine, without a goroutine of its own.
+func (h *hostSide) startCall(host AsyncHost, f frame) {
+	if refusal := h.admit(f); refusal != "" {
+		go h.answer(f.ID, f.Kind, CallResult{}, plainError(refusal))
+		return
+	}
+	host.Start(h.ctx, &Call{Search: f.Kind == callKindSearch, Name: f.Name, Args: f.Args, h: h, id: f.ID, kind: f.Kind})
+}
+
+// answer sends a nested call's outcome to the worker; the call is then over.
+func (h *hostSide) answer(id uint64, kind string, res CallResult, err error) {
+	defer h.calls.Done()
+	reply := frame{Type: frameResult, ID: id, Value: res.Value, Error: errMessage(err)}
+	if kind != callKindSearch {
 		reply.Images = len(res.Images)
 		h.keepImages(res.Images)
 	}
 	if err := h.w.conn.send(reply); err == errFrameTooLarge {
-		_ = h.w.conn.send(frame{Type: frameResult, ID: f.ID, Error: msgResultTooLarge})
+		_ = h.w.conn.send(frame{Type: frameResult, ID: id, Error: msgResultTooLarge})
 	}
 }
 
