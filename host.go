@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
@@ -15,7 +16,7 @@ import (
 // can reach (SEARCH-4).
 type execHost struct {
 	s    *System
-	view *view
+	view *actors.View
 	// caller is the Exec call's context, whose values (WithPrompter,
 	// WithServerProgress) apply to every nested call.
 	caller context.Context
@@ -34,7 +35,7 @@ func (h execHost) CallTool(ctx context.Context, name string, args json.RawMessag
 }
 
 func (h execHost) Search(_ context.Context, args json.RawMessage) (json.RawMessage, error) {
-	results, err := h.view.searchIndex(h.s.renderer).Search(args)
+	results, err := h.view.SearchIndex().Search(args)
 	if err != nil {
 		return nil, err
 	}
