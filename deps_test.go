@@ -8,8 +8,9 @@ import (
 
 // chosenDependencies are the modules mcpexec may require directly: the
 // engine, the actor system, the MCP SDK, logging, comparisons in tests, file
-// watching, and regexp2, goja's own backtracking engine, which the sandbox
-// configures to bound regular-expression matches.
+// watching, regexp2, goja's own backtracking engine, which the sandbox
+// configures to bound regular-expression matches, and golang.org/x/oauth2,
+// whose token types are the API of the MCP SDK's auth package.
 var chosenDependencies = map[string]bool{
 	"github.com/dop251/goja":                 true,
 	"github.com/asynkron/protoactor-go":      true,
@@ -18,6 +19,7 @@ var chosenDependencies = map[string]bool{
 	"github.com/google/go-cmp":               true,
 	"github.com/fsnotify/fsnotify":           true,
 	"github.com/dlclark/regexp2/v2":          true,
+	"golang.org/x/oauth2":                    true,
 }
 
 // Proves NFR-1: no dependency beyond the chosen set.

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpexec/mcpexec/hotreload"
 	"github.com/mcpexec/mcpexec/internal/actorlog"
 	"github.com/mcpexec/mcpexec/messages"
+	"github.com/mcpexec/mcpexec/oauth"
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
@@ -45,6 +46,14 @@ type Options struct {
 	// Prompter asks the person about calls no rule settles; nil denies
 	// them. WithPrompter overrides it for the calls made under a context.
 	Prompter permissions.Prompter
+	// Authorizer asks the person to authorize an MCP server that requires
+	// OAuth (see package oauth; oauth.Loopback is one). Nil: such a server
+	// stays "not connected: authorization required" unless OAuthStore
+	// already holds a grant for it.
+	Authorizer oauth.Authorizer
+	// OAuthStore keeps each server's OAuth tokens; nil: an oauth.FileStore
+	// in oauth.DefaultDir().
+	OAuthStore oauth.Store
 	// Limits bound every Exec run; zero fields take sandbox defaults.
 	Limits sandbox.Limits
 	// CatalogBudget is the catalog budget in estimated tokens; zero takes
@@ -75,6 +84,7 @@ type System struct {
 	execs     *actors.Execs
 	renderer  *catalog.Renderer
 	views     viewCache
+	oauth     *oauth.Options
 
 	closeOnce sync.Once
 	closeErr  error
@@ -97,6 +107,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 		limits:   opts.Limits,
 		system:   actorlog.NewSystem(logger),
 		renderer: catalog.NewRenderer(catalog.Options{Budget: opts.CatalogBudget}),
+		oauth:    &oauth.Options{Authorizer: opts.Authorizer, Store: opts.OAuthStore},
 	}
 	defer func() {
 		if err != nil {
@@ -186,7 +197,7 @@ func (s *System) startPool(servers []pool.ServerConfig) error {
 	}
 	p, err := actors.StartPool(s.system, actors.PoolConfig{
 		Servers:    servers,
-		Options:    pool.Options{Logger: s.logger, Gate: s.gate, Exclude: excludeFor(s.config.Current())},
+		Options:    pool.Options{Logger: s.logger, Gate: s.gate, Exclude: excludeFor(s.config.Current()), OAuth: s.oauth},
 		ExcludeFor: excludeFor,
 	})
 	if err != nil {

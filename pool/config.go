@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpexec/mcpexec/oauth"
 )
 
 // ServerConfig is one entry of the mcpServers file, or a server given in code.
@@ -33,6 +35,11 @@ type ServerConfig struct {
 	// request (e.g. Authorization).
 	URL     string
 	Headers map[string]string
+	// OAuth configures the client this server's OAuth authorization uses
+	// (see oauth.Config); nil takes the defaults. Only streamable HTTP
+	// servers are authorized with OAuth, and only when Manager's
+	// Options.OAuth is set.
+	OAuth *oauth.Config
 	// Type is "", "stdio", "http", "streamable-http" or "sse". It is only
 	// needed to pick SSE over streamable HTTP for a URL.
 	Type string
@@ -64,6 +71,7 @@ type fileEntry struct {
 	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
+	OAuth   *oauth.Config     `json:"oauth"`
 
 	Disabled          bool    `json:"disabled"`
 	ConnectTimeoutSec float64 `json:"connectTimeoutSec"`
@@ -130,8 +138,12 @@ func parseEntry(name string, raw json.RawMessage, lookup func(string) (string, b
 		cfg.Err = fmt.Errorf("mcp server %q: %w", name, err)
 		return cfg
 	}
+	if err := expandOAuth(e.OAuth, lookup); err != nil {
+		cfg.Err = fmt.Errorf("mcp server %q: %w", name, err)
+		return cfg
+	}
 	cfg.Type, cfg.Command, cfg.Args, cfg.Env, cfg.Cwd = e.Type, e.Command, e.Args, e.Env, e.Cwd
-	cfg.URL, cfg.Headers = e.URL, e.Headers
+	cfg.URL, cfg.Headers, cfg.OAuth = e.URL, e.Headers, e.OAuth
 	for _, d := range []struct {
 		key   string
 		value float64
@@ -193,6 +205,14 @@ func (c ServerConfig) Validate() error {
 		u, err := url.Parse(c.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return bad("url %q is not an http or https URL", c.URL)
+		}
+	}
+	if c.OAuth != nil {
+		if c.URL == "" || c.Type == "sse" {
+			return bad(`"oauth" needs a streamable HTTP "url"`)
+		}
+		if err := c.OAuth.Validate(); err != nil {
+			return bad("%v", err)
 		}
 	}
 	return nil

@@ -153,3 +153,45 @@ func TestParseConfigTimeoutsAndReplyLimit(t *testing.T) {
 		t.Errorf("neg: %v", neg.Err)
 	}
 }
+
+// An entry's "oauth" object names the client its authorization uses, with
+// ${VAR} expanded like the rest of the entry; it only makes sense for a
+// streamable HTTP server.
+func TestParseConfigOAuthEntries(t *testing.T) {
+	env := map[string]string{"GITHUB_SECRET": "s3cret"}
+	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
+	servers, err := pool.ParseConfigEnv([]byte(`{"mcpServers": {
+		"github": {"url": "https://api.githubcopilot.com/mcp/", "oauth": {"clientId": "Iv1.abc", "clientSecret": "${GITHUB_SECRET}"}},
+		"unset": {"url": "https://mcp.example/mcp", "oauth": {"clientId": "${NO_SUCH_CLIENT_ID}"}},
+		"cimd": {"url": "https://mcp.example/mcp", "oauth": {"clientMetadataUrl": "https://app.example/client.json"}},
+		"stdio": {"command": "x", "oauth": {}},
+		"sse": {"type": "sse", "url": "https://mcp.example/sse", "oauth": {}},
+		"secretOnly": {"url": "https://mcp.example/mcp", "oauth": {"clientSecret": "s"}},
+		"badCIMD": {"url": "https://mcp.example/mcp", "oauth": {"clientMetadataUrl": "http://app.example/"}}
+	}}`), lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range servers {
+		got[s.Name] = "ok"
+		if s.Err != nil {
+			got[s.Name] = s.Err.Error()
+		}
+		if s.Name == "github" && (s.OAuth == nil || s.OAuth.ClientID != "Iv1.abc" || s.OAuth.ClientSecret != "s3cret") {
+			t.Errorf("github oauth = %+v", s.OAuth)
+		}
+	}
+	want := map[string]string{
+		"github":     "ok",
+		"cimd":       "ok",
+		"stdio":      `mcp server "stdio": "oauth" needs a streamable HTTP "url"`,
+		"sse":        `mcp server "sse": "oauth" needs a streamable HTTP "url"`,
+		"secretOnly": `mcp server "secretOnly": oauth: "clientSecret" needs a "clientId"`,
+		"badCIMD":    `mcp server "badCIMD": oauth: "clientMetadataUrl" must be an https URL with a path`,
+		"unset":      `mcp server "unset": oauth.clientId: environment variable NO_SUCH_CLIENT_ID is not set (write ${NO_SUCH_CLIENT_ID:-default} to give it a default)`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+}

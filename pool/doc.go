@@ -37,7 +37,10 @@
 // cannot be JSON-RPC (start-up banners) are logged and dropped: the SDK
 // would otherwise close the connection on the first one. url servers use
 // the SDK's streamable HTTP transport (or SSE with "type": "sse"), with the
-// configured headers. A connected server is pinged now and then, and at once
+// configured headers. With [Options.OAuth] set, a streamable HTTP server
+// that answers 401 is authorized with OAuth (package oauth): while a person
+// is asked it is [StateAuthorizationRequired], its connect timeout
+// suspended, and the other servers work meanwhile. A connected server is pinged now and then, and at once
 // after a call fails in transport: over HTTP nothing else reveals a server
 // that went away. One that does not answer leaves the pool until it
 // reconnects.

@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/internal/slogzero"
+	"github.com/mcpexec/mcpexec/oauth"
 	"github.com/mcpexec/mcpexec/toolpool"
 )
 
@@ -49,6 +50,11 @@ type Options struct {
 	// StopGrace is how long a stdio server gets after its stdin closes, and
 	// again after SIGTERM, before its process group is killed (default 2s).
 	StopGrace time.Duration
+	// OAuth, when set, authorizes streamable HTTP servers that answer 401
+	// (those whose entry sends no Authorization header of its own): tokens
+	// come from OAuth.Store, and a person is asked through
+	// OAuth.Authorizer. Nil: such servers fail to connect.
+	OAuth *oauth.Options
 	// PingInterval is how often a connected server is pinged (default 30s;
 	// negative: never). Over HTTP nothing else tells the pool that a server
 	// went away while no call is made; a stdio server that hangs is found

@@ -121,7 +121,7 @@ func (s *server) run(ctx context.Context) {
 		}
 		delay := Backoff(attempt, s.m.opts.BackoffBase, s.m.opts.BackoffMax)
 		log.Warn().Err(err).Dur("retry_in", delay).Msg("mcp server unavailable")
-		s.m.withdraw(s.cfg.Name, StateRetrying, err)
+		s.m.withdraw(s.cfg.Name, failureState(err), err)
 		s.firstAttemptDone()
 		timer := time.NewTimer(delay)
 		select {
@@ -136,8 +136,19 @@ func (s *server) run(ctx context.Context) {
 // connectAndServe runs one connection until it ends. up is how long the
 // server's tools were in the pool (0 if they never got there).
 func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err error) {
+	// Some transports keep Connect's context for the whole session (the SSE
+	// transport's event stream), so it must outlive Connect: the deadline
+	// cancels it only while connecting.
+	sessionCtx, endSession := context.WithCancel(ctx)
+	defer endSession()
+	deadline := newConnectDeadline(s.connectTimeout(), endSession)
+	defer deadline.stop()
+	authz, err := s.oauthHandler(ctx, deadline)
+	if err != nil {
+		return 0, err
+	}
 	tap := newWireTap()
-	transport, err := transportFor(ctx, s.cfg, &s.m.opts, tap, s.suspect)
+	transport, err := transportFor(ctx, s.cfg, &s.m.opts, tap, s.suspect, authz)
 	if err != nil {
 		return 0, err
 	}
@@ -149,15 +160,9 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		}
 	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
-	// Some transports keep Connect's context for the whole session (the SSE
-	// transport's event stream), so it must outlive Connect: the timeout
-	// cancels it only while connecting.
-	sessionCtx, endSession := context.WithCancel(ctx)
-	defer endSession()
-	timeout := time.AfterFunc(s.connectTimeout(), endSession)
 	handle := &connHandle{Transport: transport}
 	session, err := client.Connect(sessionCtx, handle, nil)
-	if !timeout.Stop() {
+	if deadline.stop() {
 		if err == nil {
 			_ = session.Close()
 		}

@@ -15,6 +15,10 @@ const (
 	StateInvalid
 	// StateDisabled: the entry says "disabled": true; it is never started.
 	StateDisabled
+	// StateAuthorizationRequired: the server needs OAuth authorization by a
+	// person before it can connect; the authorization is pending, or no
+	// one can be asked. Err is oauth.ErrAuthorizationRequired.
+	StateAuthorizationRequired
 )
 
 func (s State) String() string {
@@ -29,6 +33,8 @@ func (s State) String() string {
 		return "invalid"
 	case StateDisabled:
 		return "disabled"
+	case StateAuthorizationRequired:
+		return "authorization required"
 	}
 	return "unknown"
 }
@@ -54,6 +60,10 @@ func (s ServerStatus) Why() string {
 		return ""
 	case s.State == StateDisabled:
 		return "disabled in the MCP servers configuration"
+	case s.State == StateAuthorizationRequired:
+		// Not the connection error around it: the person needs to know
+		// what to do, not which request found out.
+		return "authorization required"
 	case s.Err != nil:
 		return s.Err.Error()
 	case s.State == StateConnecting:

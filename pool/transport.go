@@ -4,13 +4,15 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // transportFor builds a fresh transport for one connection attempt. tap, when
 // the transport is newline JSON, records raw tools/list replies; broken is
-// called when an HTTP request or stream fails in transport.
-func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wireTap, broken func()) (mcp.Transport, error) {
+// called when an HTTP request or stream fails in transport; authz, when not
+// nil, authorizes a streamable HTTP connection with OAuth.
+func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wireTap, broken func(), authz auth.OAuthHandler) (mcp.Transport, error) {
 	switch {
 	case cfg.Dial != nil:
 		t, err := cfg.Dial(ctx)
@@ -31,7 +33,7 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wir
 	default:
 		client := *httpClient(opts.HTTPClient, cfg.Headers)
 		client.Transport = tapRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, tap: tap}
-		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client}, nil
+		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, OAuthHandler: authz}, nil
 	}
 }
 

@@ -12,11 +12,14 @@
 // Subcommands (a stable interface):
 //
 //	demo exec [--servers FILE] [--settings FILE] [--timeout D] [--max-calls N]
-//	          [--memory-mb N] [--ask allow|deny|prompt] [--json] (--script FILE | -)
-//	demo catalog [--servers FILE] [--settings FILE] [--budget N]
-//	demo tools [--servers FILE] [--settings FILE]
-//	demo serve [--servers FILE] [--settings FILE] [--http ADDR] ...
+//	          [--memory-mb N] [--ask allow|deny|prompt] [--json] [OAUTH] (--script FILE | -)
+//	demo catalog [--servers FILE] [--settings FILE] [--budget N] [OAUTH]
+//	demo tools [--servers FILE] [--settings FILE] [OAUTH]
+//	demo serve [--servers FILE] [--settings FILE] [--http ADDR] [OAUTH] ...
 //	demo serve-mcp [--offline-while FILE] NAME
+//
+// where OAUTH is [--oauth-tokens DIR] [--open-browser] [--oauth-port N]
+// [--auth-wait D].
 //
 // exec runs one script and prints the outcome, the result summary and
 // exactly the text the model would receive; with --json it prints one line
@@ -42,6 +45,13 @@
 // except delete, which asks. --servers takes the common
 // {"mcpServers": {...}} file format, so the demo can run against the servers
 // a user already has.
+//
+// A server of that file behind OAuth is authorized once: the command prints
+// the authorization URL and waits (--auth-wait D, default 5m) for the
+// browser's redirect on a loopback port (--oauth-port N, default any free
+// one); --open-browser also opens the URL with $BROWSER or the system's
+// opener. Tokens are kept in mcpexec/oauth under the user's configuration
+// directory, or in --oauth-tokens DIR, and reused and refreshed next time.
 //
 // Exit status: 0 on success, 1 when the script failed or the command could
 // not do its job, 2 for a bad command line, 130 when interrupted. Colours are

@@ -83,6 +83,7 @@ type poolFlags struct {
 	servers  string
 	settings string
 	verbose  bool
+	oauth    oauthFlags
 }
 
 // addPoolFlags declares --servers, --settings and --verbose.
@@ -95,6 +96,7 @@ func addPoolFlags(p *program, fs *flag.FlagSet, f *poolFlags) {
 		fs.StringVar(&f.settings, "settings", "", "settings `FILE`: enableExec, permissions, disallowedTools; \"allow always\" answers are saved there (default: none, every call no rule settles is asked)")
 	}
 	fs.BoolVar(&f.verbose, "verbose", false, "show the servers' diagnostics and log messages on stderr")
+	addOAuthFlags(fs, &f.oauth)
 }
 
 // check reports a missing --servers where the program has no built-in pool.

@@ -29,6 +29,11 @@ func TestParseExecFlags(t *testing.T) {
 			limitFlags: limitFlags{timeout: 2 * time.Second, maxCalls: 3, memoryMB: 256},
 			ask:        askPrompt, jsonOut: true, script: "x.js",
 		}},
+		{"oauth", []string{
+			"--oauth-tokens", "tokens", "--open-browser", "--oauth-port", "8976", "--auth-wait", "1m", "-",
+		}, execFlags{script: "-", limitFlags: defaultLimits, poolFlags: poolFlags{
+			oauth: oauthFlags{tokens: "tokens", openBrowser: true, port: 8976, wait: time.Minute},
+		}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,7 +15,8 @@ import (
 // session is a started System plus what the command made for it.
 type session struct {
 	*mcpexec.System
-	tempDir string // holds the default settings file; removed by close
+	tempDir    string          // holds the default settings file; removed by close
+	authorizer *demoAuthorizer // receives OAuth redirects; nil for the built-in servers
 }
 
 // sessionConfig is what the exec, catalog and tools commands share.
@@ -29,6 +30,9 @@ type sessionConfig struct {
 	// is the built-in one.
 	defaultSettings bool
 	options         mcpexec.Options // further options (Prompter, Limits, ...)
+	// background is a command that runs until stopped: it does not wait for
+	// OAuth authorizations, whose servers join the pool when they are done.
+	background bool
 }
 
 // startSession starts a System for one command and waits until every server
@@ -70,6 +74,16 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 			opts.Logger.Warn().Err(srv.Err).Msg("mcp server entry skipped")
 		}
 	}
+	if cfg.pool.servers != "" {
+		if s.authorizer, err = newDemoAuthorizer(cfg.pool.oauth, log, st); err != nil {
+			s.close()
+			return nil, err
+		}
+		if err := oauthOptions(&opts, cfg.pool.oauth, s.authorizer); err != nil {
+			s.close()
+			return nil, err
+		}
+	}
 	// A command runs one script at most: one warm worker is plenty.
 	opts.Workers.Warm = max(opts.Workers.Warm, 1)
 	if s.System, err = mcpexec.Start(ctx, opts); err != nil {
@@ -80,6 +94,13 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 		s.close()
 		return nil, fmt.Errorf("waiting for the MCP servers: %w", err)
 	}
+	if cfg.background {
+		return s, nil
+	}
+	if err := waitAuthorized(ctx, s.System, cfg.pool.oauth.wait); err != nil {
+		s.close()
+		return nil, fmt.Errorf("waiting for OAuth authorization: %w", err)
+	}
 	return s, nil
 }
 
@@ -88,6 +109,9 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 func (s *session) close() {
 	if s.System != nil {
 		_ = s.System.Close()
+	}
+	if s.authorizer != nil {
+		_ = s.authorizer.Close()
 	}
 	if s.tempDir != "" {
 		_ = os.RemoveAll(s.tempDir)
