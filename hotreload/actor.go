@@ -73,8 +73,6 @@ func (a *configActor) Receive(c actor.Context) {
 			a.logger.Warn().Err(err).Str("rule", msg.Rule).Msg("allow rule not saved")
 		}
 		respond(c, &messages.AllowRuleSaved{Rule: msg.Rule, Err: err})
-	case *GetConfig:
-		respond(c, a.last)
 	case *SubscribeConfig:
 		if !slices.Contains(a.subscribers, msg.Subscriber) {
 			a.subscribers = append(a.subscribers, msg.Subscriber)
@@ -100,8 +98,6 @@ func (a *configActor) survive(c actor.Context) {
 		respond(c, &messages.AllowRuleSaved{Rule: msg.Rule, Err: err})
 	case *remotePolled:
 		respond(c, &remoteApplied{err: err})
-	case *GetConfig:
-		respond(c, a.last)
 	}
 }
 
