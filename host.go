@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
@@ -16,7 +17,7 @@ import (
 // can reach (SEARCH-4).
 type execHost struct {
 	s    *System
-	view *view
+	view *actors.View
 	// prompter is the run's own (WithPrompter), nil for the System's.
 	prompter permissions.Prompter
 }
@@ -37,7 +38,7 @@ func (h execHost) CallTool(ctx context.Context, name string, args json.RawMessag
 }
 
 func (h execHost) Search(_ context.Context, args json.RawMessage) (json.RawMessage, error) {
-	results, err := h.view.searchIndex(h.s.renderer).Search(args)
+	results, err := h.view.SearchIndex().Search(args)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/actors"
-	"github.com/mcpexec/mcpexec/catalog"
 	"github.com/mcpexec/mcpexec/hotreload"
 	"github.com/mcpexec/mcpexec/internal/actorlog"
 	"github.com/mcpexec/mcpexec/messages"
@@ -78,13 +77,13 @@ type System struct {
 	gate         *actors.Gate
 	// prompters hands permission questions to the prompter of the call
 	// they are about (WithPrompter), or to Options.Prompter.
-	prompters callPrompters
-	pool      *actors.Pool // nil without an MCP manager
-	workers   *sandbox.Workers
-	execs     *actors.Execs
-	renderer  *catalog.Renderer
-	views     viewCache
-	oauth     *oauth.Options
+	prompters   callPrompters
+	pool        *actors.Pool // nil without an MCP manager
+	workers     *sandbox.Workers
+	execs       *actors.Execs
+	budget      int
+	broadcaster *actors.Broadcaster
+	oauth       *oauth.Options
 
 	closeOnce sync.Once
 	closeErr  error
@@ -103,11 +102,11 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 		return nil, err
 	}
 	s := &System{
-		logger:   logger,
-		limits:   opts.Limits,
-		system:   actorlog.NewSystem(logger),
-		renderer: catalog.NewRenderer(catalog.Options{Budget: opts.CatalogBudget}),
-		oauth:    &oauth.Options{Authorizer: opts.Authorizer, Store: opts.OAuthStore},
+		logger: logger,
+		limits: opts.Limits,
+		system: actorlog.NewSystem(logger),
+		budget: opts.CatalogBudget,
+		oauth:  &oauth.Options{Authorizer: opts.Authorizer, Store: opts.OAuthStore},
 	}
 	defer func() {
 		if err != nil {
@@ -152,6 +151,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 			return nil, err
 		}
 	}
+	s.broadcaster = actors.StartBroadcaster(s.system, actors.BroadcasterOptions{Budget: s.budget, Pool: s.pool, Logger: logger})
 	if opts.ServersFile != "" {
 		if err := s.watchServersFile(opts); err != nil {
 			return nil, err
@@ -220,6 +220,9 @@ func (s *System) Close() error {
 		}
 		if s.workers != nil {
 			errs = append(errs, s.workers.Close())
+		}
+		if s.broadcaster != nil {
+			s.broadcaster.Stop()
 		}
 		if s.pool != nil {
 			s.pool.Stop()

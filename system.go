@@ -46,10 +46,17 @@ func (s *System) DeclarationsWithCatalog(opts DeclareOptions) []Declaration {
 	snap, agent := s.snapshot(), opts.agent()
 	decls := declare.Assemble(snap, s.config.Current(), agent)
 	for i, d := range decls {
-		if d.Name == exectool.Name {
-			body := s.view(snap, agent).catalog.Catalog().Body
-			decls[i].Description = exectool.DescriptionWithCatalog(body, serverInstructions(snap))
+		if d.Name != exectool.Name {
+			continue
 		}
+		v, err := s.broadcaster.View(snap, agent)
+		if err != nil {
+			// Exec stays declared with its plain description; search
+			// still finds every tool.
+			s.logger.Error().Err(err).Msg("mcpexec: Exec declared without its catalog")
+			continue
+		}
+		decls[i].Description = exectool.DescriptionWithCatalog(v.Catalog.Catalog().Body, serverInstructions(snap))
 	}
 	return decls
 }
@@ -86,9 +93,12 @@ func (s *System) prepare(history broadcast.Channel, opts DeclareOptions, declara
 }
 
 func (s *System) broadcast(history broadcast.Channel, snap *pool.Snapshot, cfg messages.Config, agent declare.Agent) ([]broadcast.Message, error) {
-	v := s.view(snap, agent)
+	v, err := s.broadcaster.View(snap, agent)
+	if err != nil {
+		return nil, err
+	}
 	var out []broadcast.Message
-	msg, ok, err := broadcast.Catalog(history, v.catalog, declare.ExecDeclared(snap, cfg, agent))
+	msg, ok, err := broadcast.Catalog(history, v.Catalog, declare.ExecDeclared(snap, cfg, agent))
 	if err != nil {
 		return nil, err
 	}
@@ -104,8 +114,14 @@ func (s *System) broadcast(history broadcast.Channel, snap *pool.Snapshot, cfg m
 
 // Catalog renders the catalog of the pool as it is now (the body a catalog
 // message carries).
+// It is empty when the catalog could not be made (the error is logged).
 func (s *System) Catalog() catalog.Catalog {
-	return s.view(s.snapshot(), declare.Agent{}).catalog.Catalog()
+	v, err := s.broadcaster.View(s.snapshot(), declare.Agent{})
+	if err != nil {
+		s.logger.Error().Err(err).Msg("mcpexec: no catalog")
+		return catalog.Catalog{}
+	}
+	return v.Catalog.Catalog()
 }
 
 // Instructions returns the usage instructions of the connected servers that
@@ -141,7 +157,7 @@ type ToolResult struct {
 // declared under an alias, which is mapped back here, so the permission
 // gate sees the real name.
 func (s *System) CallFlat(ctx context.Context, name string, args json.RawMessage) ToolResult {
-	name = s.flatNames(s.snapshot()).Real(name)
+	name = s.broadcaster.FlatNames(s.snapshot()).Real(name)
 	res, err := s.call(ctx, name, args)
 	if err != nil {
 		return ToolResult{Text: err.Error()}
@@ -197,9 +213,13 @@ func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.Raw
 	if cfg := s.config.Current(); !cfg.EnableExec || !opts.agent().Permits(exectool.Name) {
 		return failed(msgExecOff)
 	}
-	v := s.view(s.snapshot(), opts.agent())
+	v, err := s.broadcaster.View(s.snapshot(), opts.agent())
+	if err != nil {
+		s.logger.Error().Err(err).Msg("mcpexec: Exec not run")
+		return failed(msgNotPrepared)
+	}
 	req := actors.ExecRequest{Script: sandbox.Request{
-		Code: code, Tools: v.toolSet, Host: execHost{s: s, view: v, prompter: prompterFrom(ctx)}, OnLog: consoleFrom(ctx), Limits: s.limits, Logger: &s.logger,
+		Code: code, Tools: v.ToolSet, Host: execHost{s: s, view: v, prompter: prompterFrom(ctx)}, OnLog: consoleFrom(ctx), Limits: s.limits, Logger: &s.logger,
 	}}
 	if onProgress != nil {
 		req.OnProgress = func(calls []string) { onProgress(exectool.Summary(calls, false)) }

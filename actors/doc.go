@@ -1,10 +1,48 @@
-// Package actors holds the actors that own mcpexec's long-lived state and
-// its ordering: the pool actor (the MCP connections and their snapshot),
-// the permission gate actor (the queue of questions put to the person), and
-// one exec actor per Exec call with the sandbox actor it supervises. The
-// config actor lives in package hotreload, beside the files it watches.
+// Package actors is mcpexec's actor runtime: the actors that own its
+// long-lived state and its ordering, and what each does when it fails.
 //
-// Each actor's file reads top to bottom: its state, its messages, its
-// Receive. The logic an actor applies lives in plain functions of its own
-// package (pool, permissions, sandbox), tested there.
+//   - The pool actor (Pool) owns the connections to the MCP servers and the
+//     snapshot they make; it follows the configuration into the pool's
+//     exclusion and tells subscribers of every new pool. Reading the pool
+//     is an atomic load and a call runs the funnel on the caller's
+//     goroutine: neither needs the order a mailbox gives.
+//   - The permission gate actor (Gate) owns the queue of questions put to
+//     the person, one at a time. Calls the rules settle never reach it.
+//   - The catalog broadcaster actor (Broadcaster) owns rendering and the
+//     views of the current pool, one per agent tool set; it renders the
+//     views in use again when the pool moves, before the next request.
+//   - One exec actor per Exec call (Execs) owns the run: its nested calls
+//     (counted for the live summary, started on the funnel), its answer,
+//     and the sandbox actor it supervises, which runs the script on one
+//     worker process.
+//
+// The config actor lives in package hotreload, beside the files it
+// watches. Every request to an actor goes through one typed helper
+// (internal/ask) bounded by the caller's context; supervision.go states
+// each actor's strategy, and every actor has a test that makes it panic
+// mid-call.
+//
+// # A nested call's path
+//
+// A script's await tools.mcp__s__t({...}) in a worker process:
+//
+//  1. the worker writes a call frame to its pipe (process boundary);
+//  2. the host's reader goroutine for that worker checks the call against
+//     the run (reachable tool, call cap) and hands it to the exec actor's
+//     mailbox (hand-off);
+//  3. the exec actor counts it for the live summary and starts it on a
+//     goroutine of its own (hand-off), so a slow tool never holds up the
+//     mailbox;
+//  4. that goroutine runs the funnel: the permission gate (inline when a
+//     rule settles the call; the gate actor only when the person must be
+//     asked), the pool's lookup, tools/call through the MCP SDK (whose own
+//     reader hands the reply back), and the projection of the reply;
+//  5. the same goroutine writes the result frame to the worker.
+//
+// That is three goroutine hand-offs on the host's side (reader, exec actor,
+// call goroutine) besides the SDK's two. It was eight before the exec actor
+// took the path over (about twenty-two hops: a goroutine per call in the
+// sandbox, a one-off receiver actor per ask, the pool actor's mailbox, a
+// goroutine per call there, and the reply back through the receiver to a
+// channel).
 package actors
