@@ -33,7 +33,11 @@ type BroadcasterOptions struct {
 	// Render renders a catalog; nil uses a catalog.Renderer with Budget.
 	// (Tests put a fault here.)
 	Render func([]catalog.Tool) catalog.Catalog
-	Logger zerolog.Logger
+	// Observed, if set, says what a tool of a snapshot was observed to
+	// return (a shapes note, "" for none); views carry it into the catalog
+	// and search. Call ObservedChanged when what it says changes.
+	Observed func(*toolpool.Snapshot, toolpool.Tool) string
+	Logger   zerolog.Logger
 }
 
 // Broadcaster is the handle of the catalog broadcaster actor. It owns the
@@ -50,6 +54,7 @@ type Broadcaster struct {
 	pool     *Pool
 	render   func([]catalog.Tool) catalog.Catalog
 	renderer *catalog.Renderer
+	observed func(*toolpool.Snapshot, toolpool.Tool) string
 	stopOnce sync.Once
 }
 
@@ -66,6 +71,7 @@ type View struct {
 	Catalog *broadcast.Snapshot
 
 	renderer  *catalog.Renderer
+	observed  func(*toolpool.Snapshot, toolpool.Tool) string
 	indexOnce sync.Once
 	index     *catalog.Index
 }
@@ -77,6 +83,18 @@ func (v *View) SearchIndex() *catalog.Index {
 		if v.renderer != nil {
 			opts = append(opts, catalog.WithRenderer(v.renderer))
 		}
+		if v.observed != nil {
+			// Search reads what is known at each search: a script's
+			// earlier calls count.
+			snap, observed := v.Snapshot, v.observed
+			opts = append(opts, catalog.WithObserved(func(name string) string {
+				t, ok := snap.Lookup(name)
+				if !ok {
+					return ""
+				}
+				return observed(snap, t)
+			}))
+		}
 		v.index = catalog.NewIndex(v.Tools, opts...)
 	})
 	return v.index
@@ -84,7 +102,7 @@ func (v *View) SearchIndex() *catalog.Index {
 
 // StartBroadcaster spawns the broadcaster actor in system.
 func StartBroadcaster(system *actor.ActorSystem, opts BroadcasterOptions) *Broadcaster {
-	b := &Broadcaster{system: system, pool: opts.Pool, render: opts.Render}
+	b := &Broadcaster{system: system, pool: opts.Pool, render: opts.Render, observed: opts.Observed}
 	if b.render == nil {
 		b.renderer = catalog.NewRenderer(catalog.Options{Budget: opts.Budget})
 		b.render = b.renderer.Render
@@ -110,6 +128,29 @@ func (b *Broadcaster) View(snap *toolpool.Snapshot, agent declare.Agent) (*View,
 	return v, nil
 }
 
+// SettledView is View for a client whose prompt is not re-sent with every
+// request (a gateway's client reads the catalog in Exec's description): its
+// observed notes are those known when the snapshot was first viewed this
+// way, so a new note alone never changes what that client is offered; the
+// notes learned meanwhile come with the next pool change.
+func (b *Broadcaster) SettledView(snap *toolpool.Snapshot, agent declare.Agent) (*View, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), viewTimeout)
+	defer cancel()
+	v, err := ask.Request[*View](ctx, b.system, b.pid, &getView{snap: snap, agent: agent, settled: true})
+	if err != nil {
+		return nil, fmt.Errorf("mcpexec: the catalog could not be made: %w", err)
+	}
+	return v, nil
+}
+
+// ObservedChanged says a tool's observed note changed: the views in use
+// are rendered again with it (settled views keep theirs). The catalog
+// channel then finds the catalog changed and appends it at the tail of the
+// history, like any other change of the catalog.
+func (b *Broadcaster) ObservedChanged() {
+	b.system.Root.Send(b.pid, observedChanged{})
+}
+
 // FlatNames maps snap's tools to their flat declaration names and back.
 func (b *Broadcaster) FlatNames(snap *toolpool.Snapshot) *declare.FlatNames {
 	ctx, cancel := context.WithTimeout(context.Background(), viewTimeout)
@@ -133,10 +174,14 @@ func (b *Broadcaster) Stop() {
 
 // newView builds and renders a view.
 func (b *Broadcaster) newView(snap *toolpool.Snapshot, agent declare.Agent) *View {
-	v := &View{Snapshot: snap, renderer: b.renderer}
+	v := &View{Snapshot: snap, renderer: b.renderer, observed: b.observed}
 	var names []string
 	for _, t := range declare.Reachable(snap, agent) {
-		v.Tools = append(v.Tools, catalog.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})
+		ct := catalog.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+		if b.observed != nil {
+			ct.Observed = b.observed(snap, t)
+		}
+		v.Tools = append(v.Tools, ct)
 		names = append(names, t.Name)
 	}
 	v.ToolSet = sandbox.NewToolSet(names)
@@ -153,9 +198,13 @@ func (b *Broadcaster) newView(snap *toolpool.Snapshot, agent declare.Agent) *Vie
 
 // getView asks for what agent sees of snap (reply: *View).
 type getView struct {
-	snap  *toolpool.Snapshot
-	agent declare.Agent
+	snap    *toolpool.Snapshot
+	agent   declare.Agent
+	settled bool
 }
+
+// observedChanged says the observed notes changed.
+type observedChanged struct{}
 
 // getFlatNames asks for snap's flat names (reply: *declare.FlatNames).
 type getFlatNames struct {
@@ -168,7 +217,10 @@ type broadcasterActor struct {
 	b     *Broadcaster
 	snap  *toolpool.Snapshot
 	views map[string]agentView
-	flat  *declare.FlatNames
+	// settled are the views of settled requests, kept until the snapshot
+	// changes whatever is observed meanwhile.
+	settled map[string]agentView
+	flat    *declare.FlatNames
 }
 
 type agentView struct {
@@ -179,7 +231,17 @@ type agentView struct {
 func (a *broadcasterActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *getView:
+		if m.settled {
+			c.Respond(a.settledView(m.snap, m.agent))
+			return
+		}
 		c.Respond(a.view(m.snap, m.agent))
+	case observedChanged:
+		previous := a.views
+		a.views = map[string]agentView{}
+		for _, v := range previous {
+			a.view(a.snap, v.agent)
+		}
 	case *getFlatNames:
 		if !a.use(m.snap) {
 			c.Respond(declare.FlatNamesOf(m.snap))
@@ -211,20 +273,34 @@ func (a *broadcasterActor) use(snap *toolpool.Snapshot) bool {
 	if a.snap != nil && snap != nil && snap.Version() != 0 && snap.Version() < a.snap.Version() {
 		return false
 	}
-	a.snap, a.views, a.flat = snap, map[string]agentView{}, nil
+	a.snap, a.views, a.settled, a.flat = snap, map[string]agentView{}, map[string]agentView{}, nil
 	return true
 }
 
+// settledView is the view of a settled request: the first view of snap
+// for agent, kept whatever is observed after it.
+func (a *broadcasterActor) settledView(snap *toolpool.Snapshot, agent declare.Agent) *View {
+	return a.cachedView(func() map[string]agentView { return a.settled }, snap, agent, a.view)
+}
+
 func (a *broadcasterActor) view(snap *toolpool.Snapshot, agent declare.Agent) *View {
+	return a.cachedView(func() map[string]agentView { return a.views }, snap, agent, a.b.newView)
+}
+
+// cachedView returns agent's view of snap from the cache views returns
+// (read after snap is in use, which may renew the caches), made by newView
+// and kept there when missing.
+func (a *broadcasterActor) cachedView(views func() map[string]agentView, snap *toolpool.Snapshot, agent declare.Agent,
+	newView func(*toolpool.Snapshot, declare.Agent) *View) *View {
 	if !a.use(snap) {
 		return a.b.newView(snap, agent)
 	}
-	key := agentKey(agent)
-	if v, ok := a.views[key]; ok {
+	cache, key := views(), agentKey(agent)
+	if v, ok := cache[key]; ok {
 		return v.view
 	}
-	v := a.b.newView(snap, agent)
-	a.views[key] = agentView{agent: agent, view: v}
+	v := newView(snap, agent)
+	cache[key] = agentView{agent: agent, view: v}
 	return v
 }
 
