@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/actors"
+	"github.com/mcpexec/mcpexec/elicit"
 	"github.com/mcpexec/mcpexec/hotreload"
 	"github.com/mcpexec/mcpexec/internal/actorlog"
 	"github.com/mcpexec/mcpexec/messages"
@@ -44,8 +45,14 @@ type Options struct {
 	ManagedSettingsPath string
 	RemoteSettingsURL   string
 	// Prompter asks the person about calls no rule settles; nil denies
-	// them. WithPrompter overrides it for the calls made under a context.
+	// them (telling the model how they can be allowed). WithPrompter
+	// overrides it for the calls made under a context.
 	Prompter permissions.Prompter
+	// Elicitor puts the questions servers ask during a call
+	// (elicitation/create) to the person; nil declines them. The budget
+	// clock of the calls waiting stops meanwhile, and a question is
+	// cancelled when those calls end (an aborted Exec).
+	Elicitor elicit.Elicitor
 	// Authorizer asks the person to authorize an MCP server that requires
 	// OAuth (see package oauth; oauth.Loopback is one). Nil: such a server
 	// stays "not connected: authorization required" unless OAuthStore
@@ -85,6 +92,7 @@ type System struct {
 	// prompters hands permission questions to the prompter of the call
 	// they are about (WithPrompter), or to Options.Prompter.
 	prompters   callPrompters
+	elicitor    elicit.Elicitor
 	pool        *actors.Pool // nil without an MCP manager
 	workers     *sandbox.Workers
 	execs       *actors.Execs
@@ -144,6 +152,9 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	s.prompters.fallback = opts.Prompter
 	if s.prompters.fallback == nil {
 		s.prompters.fallback = noPrompter
+	}
+	if s.elicitor = opts.Elicitor; s.elicitor == nil {
+		s.elicitor = noElicitor
 	}
 	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: &s.prompters, Logger: &logger}); err != nil {
 		return nil, err
@@ -211,8 +222,9 @@ func (s *System) startPool(servers []pool.ServerConfig) error {
 		return func(name string) bool { return permissions.Excludes(cfg, name) }
 	}
 	p, err := actors.StartPool(s.system, actors.PoolConfig{
-		Servers:    servers,
-		Options:    pool.Options{Logger: s.logger, Gate: s.gate, Exclude: excludeFor(s.config.Current()), OAuth: s.oauth},
+		Servers: servers,
+		Options: pool.Options{Logger: s.logger, Gate: s.gate, Exclude: excludeFor(s.config.Current()),
+			Elicitor: s.elicitor, OAuth: s.oauth},
 		ExcludeFor: excludeFor,
 	})
 	if err != nil {
@@ -254,10 +266,12 @@ func (s *System) Close() error {
 	return s.closeErr
 }
 
-// noPrompter answers for a System with no one to ask: no.
-var noPrompter = permissions.PrompterFunc(func(context.Context, permissions.Question) (permissions.Answer, error) {
-	return permissions.Answer{Kind: permissions.Reject, Reason: "no one is available to approve this call"}, nil
-})
+// noPrompter answers for a System with no one to ask: no, and how to allow
+// the call.
+var noPrompter = permissions.Unattended("")
+
+// noElicitor answers servers' questions for a System with no one to ask.
+var noElicitor = elicit.Unattended("no one is available to answer it")
 
 // sessionRules holds the configuration of a System without a settings file:
 // defaults, plus the "allow always" answers of this session.

@@ -3,14 +3,20 @@ package mcpexec_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/mcpexec/mcpexec"
+	"github.com/mcpexec/mcpexec/elicit"
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
+	"github.com/mcpexec/mcpexec/sandbox"
 )
 
 func stdioServer(name string, command string, args []string, env map[string]string) pool.ServerConfig {
@@ -81,5 +87,137 @@ func TestEDGE3_AScriptLearnsWhichServerIsDownAndWhy(t *testing.T) {
 	want := `MCP tool "mcp__broken__anything" is not available: its server "broken" is not connected: server process exited: exit status 1; stderr: ` + testservers.CrashMessage
 	if !res.OK || !strings.HasPrefix(res.Text, want+"\n[resource link: ") {
 		t.Errorf("result = %q (ok %v), want it to start with %q", res.Text, res.OK, want)
+	}
+}
+
+// slowPerson answers every permission question with "yes, once" after
+// taking its time.
+type slowPerson struct{ takes time.Duration }
+
+func (p slowPerson) Ask(ctx context.Context, _ permissions.Question) (permissions.Answer, error) {
+	select {
+	case <-time.After(p.takes):
+		return permissions.Answer{Kind: permissions.AllowOnce}, nil
+	case <-ctx.Done():
+		return permissions.Answer{}, ctx.Err()
+	}
+}
+
+// The time a person takes to answer a permission prompt is not taken from
+// the script's budget: the person takes three budgets, twice, and the
+// script still finishes.
+func TestAPermissionPromptDoesNotSpendTheBudget(t *testing.T) {
+	const budget = time.Second
+	command, args, env := testservers.ContentCommand()
+	sys := startServers(t, mcpexec.Options{Prompter: slowPerson{takes: 3 * budget}, Limits: sandbox.Limits{Timeout: budget}},
+		stdioServer("c", command, args, env))
+	res := run(sys, `const a = await tools.mcp__c__link({}); const b = await tools.mcp__c__audio({}); return a + "\n" + b;`)
+	if !res.OK || !strings.HasPrefix(res.Text, "[resource link: ") {
+		t.Errorf("result = %q (ok %v)", res.Text, res.OK)
+	}
+}
+
+// A server's question during a nested call reaches the Elicitor; the time
+// the person takes is not taken from the budget; aborting the Exec
+// withdraws the question.
+//
+// Proves BUDGET-8.
+func TestBUDGET8_AServersQuestionDuringAScript(t *testing.T) {
+	const budget = time.Second
+	command, args, env := testservers.ContentCommand()
+	asked := make(chan struct{}, 1)
+	withdrawn := make(chan error, 1)
+	answer := elicit.Func(func(ctx context.Context, r elicit.Request) (elicit.Response, error) {
+		asked <- struct{}{}
+		select {
+		case <-time.After(3 * budget):
+			return elicit.Response{Action: elicit.Accept, Content: map[string]any{"name": "Ada"}}, nil
+		case <-ctx.Done():
+			withdrawn <- ctx.Err()
+			return elicit.Response{}, ctx.Err()
+		}
+	})
+	sys := startServers(t, mcpexec.Options{Elicitor: answer, Limits: sandbox.Limits{Timeout: budget}}, stdioServer("c", command, args, env))
+	res := run(sys, `const r = await tools.mcp__c__ask({}); return r.content.name + " " + r.content.color;`)
+	<-asked
+	if !res.OK || res.Text != "Ada green" {
+		t.Errorf("result = %q (ok %v)", res.Text, res.OK)
+	}
+
+	ctx, abort := context.WithCancel(context.Background())
+	done := make(chan mcpexec.ExecResult, 1)
+	go func() {
+		args, _ := json.Marshal(map[string]string{"code": `return await tools.mcp__c__ask({});`})
+		done <- sys.Exec(ctx, args, nil)
+	}()
+	<-asked
+	abort()
+	if err := <-withdrawn; !errors.Is(err, context.Canceled) {
+		t.Errorf("the question ended with %v, want it withdrawn", err)
+	}
+	if res := <-done; res.OK {
+		t.Errorf("an aborted Exec succeeded: %q", res.Text)
+	}
+}
+
+// With no one to ask, a call no rule settles is refused, and the model is
+// told how it can be allowed.
+func TestUnattendedRefusalSaysHowToAllow(t *testing.T) {
+	command, args, env := testservers.ContentCommand()
+	sys := startServers(t, mcpexec.Options{Prompter: permissions.Unattended("")}, stdioServer("c", command, args, env))
+	flat := sys.CallFlat(context.Background(), "mcp__c__link", json.RawMessage(`{}`))
+	want := `permission to call mcp__c__link needs the user's approval and no one is available to give it; to allow it, the user can add "mcp__c__link" to permissions.allow in the settings file`
+	if flat.OK || flat.Text != want {
+		t.Errorf("flat = %q (ok %v)\nwant %q", flat.Text, flat.OK, want)
+	}
+}
+
+// questionLog answers every question with answer and keeps the questions.
+type questionLog struct {
+	answer permissions.Answer
+	mu     sync.Mutex
+	asked  []permissions.Question
+}
+
+func (p *questionLog) Ask(_ context.Context, q permissions.Question) (permissions.Answer, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asked = append(p.asked, q)
+	return p.answer, nil
+}
+
+// "Allow always" for a tool an ask rule covers saves the allow rule (it
+// takes effect once the ask rule goes), and the next call asks again: the
+// question says which rule will keep asking, so the prompt can say so.
+//
+// Proves PERM-1.
+func TestPERM1_AllowAlwaysUnderAnAskRuleAsksAgain(t *testing.T) {
+	settings := filepath.Join(t.TempDir(), "settings.json")
+	const file = `{"permissions": {"ask": ["mcp__c__link"]}}`
+	if err := os.WriteFile(settings, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	person := &questionLog{answer: permissions.Answer{Kind: permissions.AllowAlways}}
+	command, args, env := testservers.ContentCommand()
+	sys := startServers(t, mcpexec.Options{Prompter: person, SettingsPath: settings}, stdioServer("c", command, args, env))
+	for i := 0; i < 2; i++ {
+		if res := sys.CallFlat(context.Background(), "mcp__c__link", json.RawMessage(`{}`)); !res.OK {
+			t.Fatalf("call %d: %s", i, res.Text)
+		}
+	}
+	person.mu.Lock()
+	defer person.mu.Unlock()
+	if len(person.asked) != 2 || person.asked[0].AskRule != "mcp__c__link" {
+		t.Errorf("questions = %+v, want two naming the ask rule", person.asked)
+	}
+	// The save is made off the gate's goroutine.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		data, _ := os.ReadFile(settings)
+		if strings.Contains(string(data), `"allow"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the allow rule was not saved:\n%s", data)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/internal/ask"
+	"github.com/mcpexec/mcpexec/pause"
 	"github.com/mcpexec/mcpexec/permissions"
 )
 
@@ -95,6 +96,9 @@ func (g *Gate) Admit(ctx context.Context, name string, args json.RawMessage) err
 	case permissions.Deny:
 		return denied
 	}
+	// Waiting for the person (or for the prompts before this one) does not
+	// count against the budget of the script that made the call.
+	defer pause.ForPerson(ctx)()
 	decided, err := ask.Request[*permissionDecided](ctx, g.system, g.pid, &askPermission{ctx: ctx, tool: name, args: args})
 	var crashed *ask.CrashError
 	switch {

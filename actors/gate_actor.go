@@ -155,7 +155,7 @@ func (a *gateActor) startPrompt(q *question) {
 	q.cancel = func() { stopWithGate(); cancel() }
 	a.current = q
 	system, self := a.system, a.self
-	question := permissions.Question{Tool: q.ask.tool, Args: q.ask.args}
+	question := permissions.NewQuestion(a.effective(), q.ask.tool, q.ask.args)
 	a.work.Add(1)
 	go func() {
 		defer a.work.Done()
@@ -198,7 +198,7 @@ func (a *gateActor) finishPrompt(msg *promptFinished) {
 		}
 		a.reply(q, nil)
 	default:
-		a.reply(q, permissions.UserDenied(tool, msg.answer.Reason))
+		a.reply(q, permissions.Rejected(tool, msg.answer))
 	}
 }
 

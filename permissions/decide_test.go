@@ -194,3 +194,29 @@ func BenchmarkDecide(b *testing.B) {
 		permissions.Decide(cfg, "mcp__slack__post_message")
 	}
 }
+
+func TestNewQuestionNamesTheAskRuleThatAsksEveryTime(t *testing.T) {
+	cfg := messages.Config{Ask: []string{"mcp__gh__create_issue"}, Allow: []string{"mcp__gh"}}
+	if q := permissions.NewQuestion(cfg, "mcp__gh__create_issue", nil); q.AskRule != "mcp__gh__create_issue" {
+		t.Errorf("ask rule = %q", q.AskRule)
+	}
+	if q := permissions.NewQuestion(cfg, "mcp__other__x", nil); q.AskRule != "" {
+		t.Errorf("no rule, but ask rule = %q", q.AskRule)
+	}
+}
+
+func TestRejectedTellsAnUnattendedRefusalFromThePersons(t *testing.T) {
+	cases := []struct {
+		answer permissions.Answer
+		want   string
+	}{
+		{permissions.Answer{Reason: "not now"}, "the user denied permission to call mcp__a__b: not now"},
+		{permissions.Answer{Unattended: true}, `permission to call mcp__a__b needs the user's approval and no one is available to give it; to allow it, the user can add "mcp__a__b" to permissions.allow in the settings file`},
+		{permissions.Answer{Unattended: true, Reason: "run with --ask allow"}, `permission to call mcp__a__b needs the user's approval and no one is available to give it; to allow it, the user can add "mcp__a__b" to permissions.allow in the settings file, or run with --ask allow`},
+	}
+	for _, c := range cases {
+		if got := permissions.Rejected("mcp__a__b", c.answer).Error(); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package permissions
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/mcpexec/mcpexec/messages"
 )
 
 // Question is what the person is asked: may Tool run with Args?
@@ -11,6 +13,20 @@ type Question struct {
 	Tool string
 	// Args are the call's arguments as the caller passed them.
 	Args json.RawMessage
+	// AskRule is the ask rule that makes this question come back every
+	// time, or "" when none does. An ask rule beats an allow rule, so
+	// "allow always" then saves a rule that takes effect only once the ask
+	// rule is removed: a Prompter should say so.
+	AskRule string
+}
+
+// NewQuestion is the Question for a call of tool under cfg.
+func NewQuestion(cfg messages.Config, tool string, args json.RawMessage) Question {
+	q := Question{Tool: tool, Args: args}
+	if v := decide(cfg, tool); v.list == askList {
+		q.AskRule = v.rule
+	}
+	return q
 }
 
 // AnswerKind is the person's choice.
@@ -40,6 +56,28 @@ type Answer struct {
 	Kind AnswerKind
 	// Reason is the person's explanation for a Reject, passed on to the model.
 	Reason string
+	// Unattended marks a Reject given because no one was there to answer;
+	// the model is then told how the call can be allowed, and Reason (if
+	// any) adds a way to the settings file's allow rule.
+	Unattended bool
+}
+
+// Unattended is the Prompter of a host with no person to ask: it refuses
+// every call no rule settles, and the refusal tells the model how to allow
+// it: an allow rule in the settings file, or how, when not empty (a flag of
+// the host, say).
+func Unattended(how string) Prompter {
+	return PrompterFunc(func(context.Context, Question) (Answer, error) {
+		return Answer{Kind: Reject, Unattended: true, Reason: how}, nil
+	})
+}
+
+// Rejected is the error of a call the Prompter's answer a refused.
+func Rejected(tool string, a Answer) *DeniedError {
+	if a.Unattended {
+		return &DeniedError{Tool: tool, Reason: unattendedReason(tool, a.Reason)}
+	}
+	return UserDenied(tool, a.Reason)
 }
 
 // Prompter puts a Question to the person. The host daemon provides it. The

@@ -29,7 +29,14 @@ func ValidateRule(s string) error {
 		return fmt.Errorf("rule %q contains white space", s)
 	}
 	if !strings.HasPrefix(s, mcpPrefix) {
+		if strings.HasPrefix(s, "mcp_") {
+			return fmt.Errorf("rule %q can never match: MCP tool names start with %q (two underscores)", s, mcpPrefix)
+		}
 		return nil
+	}
+	if server, whole := strings.CutSuffix(s[len(mcpPrefix):], nameSeparator+serverWildcard); strings.Contains(s, serverWildcard) &&
+		(!whole || server == "" || strings.Contains(server, serverWildcard)) {
+		return fmt.Errorf("rule %q can never match: a wildcard stands only for every tool of a server, as in mcp__server__*", s)
 	}
 	server, tool, hasTool := strings.Cut(s[len(mcpPrefix):], nameSeparator)
 	if server == "" {

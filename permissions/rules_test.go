@@ -10,10 +10,23 @@ func TestValidateRule(t *testing.T) {
 			t.Errorf("ValidateRule(%q) = %v, want nil", r, err)
 		}
 	}
-	invalid := []string{"", " ", "mcp__", "mcp____tool", "mcp__github__", "mcp__git hub", "Exec\n"}
+	invalid := []string{"", " ", "mcp__", "mcp____tool", "mcp__github__", "mcp__git hub", "Exec\n",
+		"mcp__github__create_*", "mcp__*", "mcp__*__list", "mcp__git*__*", "mcp_github__get_me"}
 	for _, r := range invalid {
 		if err := ValidateRule(r); err == nil {
 			t.Errorf("ValidateRule(%q) = nil, want an error", r)
+		}
+	}
+}
+
+func TestValidateRuleSaysWhyARuleCanNeverMatch(t *testing.T) {
+	cases := map[string]string{
+		"mcp__github__create_*": `rule "mcp__github__create_*" can never match: a wildcard stands only for every tool of a server, as in mcp__server__*`,
+		"mcp_github__get_me":    `rule "mcp_github__get_me" can never match: MCP tool names start with "mcp__" (two underscores)`,
+	}
+	for rule, want := range cases {
+		if err := ValidateRule(rule); err == nil || err.Error() != want {
+			t.Errorf("ValidateRule(%q) = %v, want %s", rule, err, want)
 		}
 	}
 }

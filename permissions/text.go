@@ -33,6 +33,14 @@ func deniedByUserReason(tool, why string) string {
 	return fmt.Sprintf("the user denied permission to call %s: %s", tool, why)
 }
 
+func unattendedReason(tool, how string) string {
+	text := fmt.Sprintf("permission to call %s needs the user's approval and no one is available to give it; to allow it, the user can add %q to permissions.allow in the settings file", tool, tool)
+	if how != "" {
+		text += ", or " + how
+	}
+	return text
+}
+
 func promptFailedMessage(tool string) string {
 	return fmt.Sprintf("permission to call %s could not be asked", tool)
 }

@@ -55,6 +55,7 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	if len(args) > 0 {
 		params.Arguments = args
 	}
+	defer srv.calls.add(ctx, name)()
 	callCtx, reply := withRawReply(ctx)
 	res, err := live.session.CallTool(callCtx, params)
 	if err != nil {

@@ -217,3 +217,11 @@ func (c ServerConfig) Validate() error {
 	}
 	return nil
 }
+
+// maxReplyBytes is the server's reply limit, or the default.
+func (c ServerConfig) maxReplyBytes() int {
+	if c.MaxReplyBytes > 0 {
+		return int(c.MaxReplyBytes)
+	}
+	return DefaultMaxReplyBytes
+}

@@ -28,6 +28,9 @@ const (
 	KindConnectionLost
 	// KindCancelled: the caller's context ended the call.
 	KindCancelled
+	// KindReplyTooLarge: the reply was over the server's reply limit; it
+	// was dropped and the connection kept.
+	KindReplyTooLarge
 )
 
 // CallError is a call that did not reach a reply: the funnel returns it for
@@ -62,11 +65,14 @@ func (e *ToolError) Error() string {
 func callError(ctx context.Context, name, server string, ended <-chan struct{}, err error) *CallError {
 	e := &CallError{Tool: name, err: err}
 	wire := serverError(err)
+	size, tooLarge := replyTooLarge(wire)
 	switch {
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
 		e.Kind, e.msg, e.err = KindCancelled, textTimedOut(name), errors.Join(ctx.Err(), err)
 	case ctx.Err() != nil:
 		e.Kind, e.msg, e.err = KindCancelled, textCancelled(name), errors.Join(ctx.Err(), err)
+	case tooLarge:
+		e.Kind, e.msg = KindReplyTooLarge, textReplyTooLarge(name, server, size)
 	case wire != nil:
 		e.Kind, e.msg = KindProtocol, textProtocolError(name, wire.Message)
 	case isConnectionLost(err) || isClosed(ended):

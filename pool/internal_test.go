@@ -65,7 +65,7 @@ func TestJSONLinesDropsWhatCannotBeJSONRPC(t *testing.T) {
 	for _, c := range cases {
 		var noise []string
 		// A tiny buffer so lines arrive in several chunks.
-		f := newJSONLinesSize(strings.NewReader(c.in), 16, func(l string) { noise = append(noise, l) })
+		f := newJSONLinesSize(strings.NewReader(c.in), 16, 1<<20, func(l string) { noise = append(noise, l) }, func(int64, bool) { t.Error("over the limit") })
 		got, err := io.ReadAll(f)
 		if err != nil {
 			t.Fatal(err)
@@ -110,5 +110,52 @@ func TestServerErrorSkipsTheTransportSentinel(t *testing.T) {
 		if got := serverError(c.err); got != c.want {
 			t.Errorf("%v: got %v, want %v", c.err, got, c.want)
 		}
+	}
+}
+
+func TestIDScannerFindsTheTopLevelIDWhereverItIs(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"jsonrpc":"2.0","id":7,"result":{"id":"inner"}}`, `7`},
+		{`{"result":{"content":[{"id":1,"text":"a \"id\": 9, }"}]},"jsonrpc":"2.0","id":"req-3"}`, `"req-3"`},
+		{`{ "id" : 12 , "result":{}}`, `12`},
+		{`{"method":"notifications/message","params":{"id":4}}`, ``},
+		{`{"id":null,"error":{}}`, ``},
+	}
+	for _, c := range cases {
+		for _, split := range []int{1, 3, len(c.in)} { // fed in pieces of any size
+			var s idScanner
+			for i := 0; i < len(c.in); i += split {
+				s.feed([]byte(c.in[i:min(i+split, len(c.in))]))
+			}
+			got, ok := s.value()
+			if string(got) != c.want || ok != (c.want != "") {
+				t.Errorf("%s (pieces of %d): %s, %v; want %s", c.in, split, got, ok, c.want)
+			}
+		}
+	}
+}
+
+func TestJSONLinesAnswersALineOverTheLimitAndGoesOn(t *testing.T) {
+	big := `{"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 200) + `"}]},"jsonrpc":"2.0","id":5}`
+	in := `{"jsonrpc":"2.0","id":4,"result":{}}` + "\n" + big + "\n" + `{"jsonrpc":"2.0","id":6,"result":{}}` + "\n"
+	var over []int64
+	f := newJSONLinesSize(strings.NewReader(in), 16, 100, func(string) {}, func(size int64, answered bool) {
+		if !answered {
+			t.Error("the oversized reply was not answered")
+		}
+		over = append(over, size)
+	})
+	got, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"jsonrpc":"2.0","id":4,"result":{}}` + "\n" +
+		`{"error":{"code":-32097,"message":"` + byteSize(int64(len(big)+1)) + `"},"id":5,"jsonrpc":"2.0"}` + "\n" +
+		`{"jsonrpc":"2.0","id":6,"result":{}}` + "\n"
+	if string(got) != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if len(over) != 1 || over[0] != int64(len(big)+1) {
+		t.Errorf("over = %v", over)
 	}
 }

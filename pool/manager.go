@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpexec/mcpexec/elicit"
 	"github.com/mcpexec/mcpexec/internal/slogzero"
 	"github.com/mcpexec/mcpexec/oauth"
 	"github.com/mcpexec/mcpexec/toolpool"
@@ -30,6 +31,11 @@ type Options struct {
 	Exclude Exclude
 	// ClientInfo names this client to servers.
 	ClientInfo *mcp.Implementation
+	// Elicitor answers the questions servers ask during a call
+	// (elicitation/create): it is where they reach the person. When set,
+	// the pool declares the elicitation capability, and Elicitor replaces
+	// ClientOptions.ElicitationHandler.
+	Elicitor elicit.Elicitor
 	// ClientOptions carries the handlers for requests servers send to the
 	// client (sampling, elicitation, logging...). Declaring a capability
 	// makes some servers list more tools. Its ToolListChangedHandler is

@@ -245,3 +245,35 @@ func TestAServerStillStartingHoldsUpNoOne(t *testing.T) {
 	default:
 	}
 }
+
+// Replies well past the SDK's own line cap are accepted; one over the
+// server's limit fails that call alone, naming its size, and the
+// connection stays.
+func TestLargeRepliesAndOneOverTheLimit(t *testing.T) {
+	roomy := contentServer("roomy")
+	tight := contentServer("tight")
+	tight.MaxReplyBytes = 1 << 20
+	m := start(t, []pool.ServerConfig{roomy, tight}, pool.Options{})
+	ctx := context.Background()
+	const size = 17 << 20 // over the SDK's default cap, which would close the connection
+	res, err := m.Call(ctx, "mcp__roomy__big", raw(fmt.Sprintf(`{"bytes":%d}`, size)))
+	if text, _ := res.Value.(string); err != nil || len(text) != size {
+		t.Fatalf("a %d-byte reply: %d bytes, %v", size, len(text), err)
+	}
+	_, err = m.Call(ctx, "mcp__tight__big", raw(`{"bytes":3000000}`))
+	var ce *pool.CallError
+	want := `MCP tool "mcp__tight__big" failed: its reply (2.9 MB) is larger than the server "tight" is allowed to send; ask for less at a time.`
+	if !errors.As(err, &ce) || ce.Kind != pool.KindReplyTooLarge || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
+	}
+	for _, server := range []string{"roomy", "tight"} {
+		if _, err := m.Call(ctx, "mcp__"+server+"__link", raw(`{}`)); err != nil {
+			t.Errorf("%s after a large reply: %v", server, err)
+		}
+	}
+	for _, st := range m.Status() {
+		if st.Connects != 1 {
+			t.Errorf("%s connected %d times, want once", st.Name, st.Connects)
+		}
+	}
+}

@@ -26,6 +26,7 @@ type server struct {
 	probe   chan struct{} // a call failed in transport: is the server still there?
 	live    atomic.Pointer[liveSession]
 	tried   sync.Once // the first attempt has finished
+	calls   inflight  // calls waiting for their reply
 	// countsForReady: the server was configured at New, so Ready waits
 	// for its first attempt.
 	countsForReady bool
@@ -158,6 +159,9 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		case s.changed <- struct{}{}:
 		default: // a refresh is already due; floods coalesce here
 		}
+	}
+	if s.m.opts.Elicitor != nil {
+		copts.ElicitationHandler = s.elicit
 	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
 	handle := &connHandle{Transport: transport}

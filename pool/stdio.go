@@ -82,10 +82,17 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	t.proc = p
 	go p.copyStderr()
 	go p.wait()
-	stdout := newJSONLines(stdoutR, func(line string) {
+	limit := t.cfg.maxReplyBytes()
+	stdout := newJSONLines(stdoutR, limit, func(line string) {
 		t.log.Warn().Str("server", t.cfg.Name).Str("line", line).Msg("ignored a line on stdout that is not JSON-RPC")
+	}, func(size int64, answered bool) {
+		t.log.Warn().Str("server", t.cfg.Name).Int64("bytes", size).Int("limit", limit).Bool("answered", answered).
+			Msg("refused a message over the server's reply limit (maxReplyMB)")
 	})
-	inner, err := (&mcp.IOTransport{Reader: readCloser{stdout, stdoutR}, Writer: stdinW}).Connect(ctx)
+	// jsonLines enforces the limit, keeping the connection: the SDK's own
+	// cap would close it.
+	lines := &mcp.IOTransport{Reader: readCloser{stdout, stdoutR}, Writer: stdinW, MaxLineLength: -1}
+	inner, err := lines.Connect(ctx)
 	if err != nil {
 		closeAll(stdoutR, stdinW)
 		p.stop(t.grace)

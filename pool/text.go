@@ -40,3 +40,7 @@ func textToolErrorWithoutText(name string) string {
 func textDenied(name string) string {
 	return fmt.Sprintf("MCP tool %q was not allowed to run.", name)
 }
+
+func textReplyTooLarge(name, server, size string) string {
+	return fmt.Sprintf("MCP tool %q failed: its reply (%s) is larger than the server %q is allowed to send; ask for less at a time.", name, size, server)
+}

@@ -33,7 +33,7 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wir
 	default:
 		client := *httpClient(opts.HTTPClient, cfg.Headers)
 		client.Transport = tapRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, tap: tap}
-		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, OAuthHandler: authz}, nil
+		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, OAuthHandler: authz, MaxEventSize: cfg.maxReplyBytes()}, nil
 	}
 }
 

@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -22,10 +23,94 @@ type wireTap struct {
 	lists map[jsonrpc.ID]string // tools/list request id -> cursor asked for
 	calls map[jsonrpc.ID]*rawReply
 	pages map[string]json.RawMessage
+	// forms holds the requested schemas of recent elicitations as sent,
+	// keyed by their re-encoding (keys sorted), which is all the SDK's
+	// handler gets: a form's fields are shown in the server's order.
+	forms     map[string]json.RawMessage
+	formOrder []string
 }
 
+// keptForms bounds the elicitation schemas remembered.
+const keptForms = 16
+
 func newWireTap() *wireTap {
-	return &wireTap{lists: map[jsonrpc.ID]string{}, calls: map[jsonrpc.ID]*rawReply{}, pages: map[string]json.RawMessage{}}
+	return &wireTap{lists: map[jsonrpc.ID]string{}, calls: map[jsonrpc.ID]*rawReply{}, pages: map[string]json.RawMessage{}, forms: map[string]json.RawMessage{}}
+}
+
+// form returns the schema as the server wrote it, given the SDK's decoding
+// of it; decoded itself when it was not seen.
+func (t *wireTap) form(decoded any) json.RawMessage {
+	canonical, err := json.Marshal(decoded)
+	if err != nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if raw, ok := t.forms[string(canonical)]; ok {
+		return raw
+	}
+	return canonical
+}
+
+// sawForms records the requested schemas of an elicitation/create request
+// or of a call result that requests input.
+func (t *wireTap) sawForms(msg jsonrpc.Message) {
+	var schemas []json.RawMessage
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		if m.Method != "elicitation/create" {
+			return
+		}
+		var p struct {
+			RequestedSchema json.RawMessage `json:"requestedSchema"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && len(p.RequestedSchema) > 0 {
+			schemas = append(schemas, p.RequestedSchema)
+		}
+	case *jsonrpc.Response:
+		if m.Error != nil || !bytes.Contains(m.Result, []byte(`"inputRequests"`)) {
+			return
+		}
+		var r struct {
+			InputRequests map[string]struct {
+				Method string `json:"method"`
+				Params struct {
+					RequestedSchema json.RawMessage `json:"requestedSchema"`
+				} `json:"params"`
+				RequestedSchema json.RawMessage `json:"requestedSchema"`
+			} `json:"inputRequests"`
+		}
+		if json.Unmarshal(m.Result, &r) != nil {
+			return
+		}
+		for _, ir := range r.InputRequests {
+			for _, s := range []json.RawMessage{ir.Params.RequestedSchema, ir.RequestedSchema} {
+				if len(s) > 0 {
+					schemas = append(schemas, s)
+				}
+			}
+		}
+	}
+	for _, raw := range schemas {
+		var decoded any
+		if json.Unmarshal(raw, &decoded) != nil {
+			continue
+		}
+		canonical, err := json.Marshal(decoded)
+		if err != nil {
+			continue
+		}
+		t.mu.Lock()
+		if _, known := t.forms[string(canonical)]; !known {
+			t.formOrder = append(t.formOrder, string(canonical))
+			if len(t.formOrder) > keptForms {
+				delete(t.forms, t.formOrder[0])
+				t.formOrder = t.formOrder[1:]
+			}
+		}
+		t.forms[string(canonical)] = raw
+		t.mu.Unlock()
+	}
 }
 
 // rawReply receives the raw result of one tools/call.
@@ -103,6 +188,7 @@ func (t *wireTap) sent(ctx context.Context, msg jsonrpc.Message) bool {
 }
 
 func (t *wireTap) received(msg jsonrpc.Message) {
+	t.sawForms(msg)
 	resp, ok := msg.(*jsonrpc.Response)
 	if !ok {
 		return

@@ -108,6 +108,19 @@ func BenchmarkNestedCallPlainGoja(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*nestedCalls), "ns/call")
 }
 
+// BenchmarkTrivialTypeScript is BenchmarkTrivialScript with one type
+// annotation, which sends the script through the transform.
+func BenchmarkTrivialTypeScript(b *testing.B) {
+	req := Request{Code: `const x: number = 1 + 1; return x;`, Host: instantHost{}, Tools: poolOf(100)}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := Run(ctx, req); !res.OK {
+			b.Fatal(res.Text)
+		}
+	}
+}
+
 // BenchmarkTransform is the TypeScript transform of a typical model script
 // alone (esbuild, with its source map).
 func BenchmarkTransform(b *testing.B) {

@@ -19,20 +19,22 @@ import (
 // Source map comments are never followed: such a comment would make the
 // parser read a host file. import(), which goja rejects at parse time with
 // an engine message, gets a plain-language error instead (ISO-3).
-func compile(code string) (*goja.Program, error) {
+//
+// It returns the JavaScript it compiled beside the program.
+func compile(code string) (*goja.Program, string, error) {
 	if len(code) > maxScriptBytes {
-		return nil, plainError(msgScriptTooLong)
+		return nil, "", plainError(msgScriptTooLong)
 	}
 	if !typeArgumentsPossible.MatchString(code) {
 		if parsed, err := parse(scriptPrefix + code + scriptSuffix); err == nil {
 			if prog, err := goja.CompileAST(parsed, false); err == nil {
-				return prog, nil
+				return prog, code, nil
 			}
 		}
 	}
 	t, err := transform(code)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	parsed, err := parse(t.code)
 	if err == nil {
@@ -42,15 +44,15 @@ func compile(code string) (*goja.Program, error) {
 		var prog *goja.Program
 		prog, err = goja.CompileAST(parsed, false)
 		if err == nil {
-			return prog, nil
+			return prog, t.code, nil
 		}
 	}
 	if dynamicImport.MatchString(code) {
-		return nil, plainError(msgImport)
+		return nil, "", plainError(msgImport)
 	}
 	// The transform accepted the script, so the engine refusing it is a
 	// gap between them: report it without the transformed text.
-	return nil, plainError("SyntaxError: this syntax is not supported by the sandbox's JavaScript engine")
+	return nil, "", plainError(msgEngineSyntax)
 }
 
 func parse(src string) (*ast.Program, error) {

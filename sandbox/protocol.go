@@ -21,6 +21,10 @@ import (
 //	                                              every counted nested call
 //	host   -> worker  result  {id, value, images, error}
 //	worker -> host    log     {text}              console output as written
+//	host   -> worker  pause / resume              a nested call began / ended
+//	                                              waiting for a person
+//	worker -> host    clock   {stopped}           the run's budget clock
+//	                                              stopped or started again
 //	worker -> host    done    {result, abandoned}
 //
 // A worker announces itself with ready before its first start.
@@ -37,6 +41,9 @@ const (
 	frameResult = "result"
 	frameLog    = "log"
 	frameDone   = "done"
+	framePause  = "pause"
+	frameResume = "resume"
+	frameClock  = "clock"
 
 	callKindTool   = "tool"
 	callKindSearch = "search"
@@ -65,6 +72,9 @@ type frame struct {
 
 	// log
 	Text string `json:"text,omitempty"`
+
+	// clock
+	Stopped bool `json:"stopped,omitempty"`
 
 	// done
 	Result    *Result `json:"result,omitempty"`

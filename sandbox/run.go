@@ -11,6 +11,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/rs/zerolog"
+
+	"github.com/mcpexec/mcpexec/pause"
 )
 
 // Request is one script run.
@@ -37,6 +39,11 @@ type Request struct {
 	// goes on to the host: a worker announces the calls that do through
 	// their call frame, which saves a frame per call.
 	announce func(name string, reachesHost bool)
+	// clockStarted and clockChanged, when set, hear of the run's budget
+	// clock: a worker hands it the host's person waits and tells the host
+	// when it stops and starts.
+	clockStarted func(*budgetClock)
+	clockChanged func(stopped bool)
 }
 
 // abandonGrace is how long Run waits, after interrupting a run at its
@@ -78,8 +85,10 @@ func runReporting(ctx context.Context, req Request) (res Result, abandoned bool)
 		return res, false
 	}
 	x := newExecution(req)
-	deadline := time.NewTimer(x.limits.Timeout)
-	defer deadline.Stop()
+	defer x.clock.finish()
+	if req.clockStarted != nil {
+		req.clockStarted(x.clock)
+	}
 
 	done := make(chan Result, 1)
 	go func() { done <- x.execute() }()
@@ -88,7 +97,7 @@ func runReporting(ctx context.Context, req Request) (res Result, abandoned bool)
 	select {
 	case res := <-done:
 		return res, false
-	case <-deadline.C:
+	case <-x.clock.expired:
 		stop = errOverBudget
 	case <-ctx.Done():
 		stop = errAborted
@@ -111,7 +120,8 @@ type execution struct {
 	logger zerolog.Logger
 	realm  *realm
 
-	hostCtx    context.Context
+	clock      *budgetClock
+	hostCtx    context.Context // nested calls run under it; it carries clock
 	cancelHost context.CancelFunc
 	hostCalls  sync.WaitGroup
 	settled    chan completion
@@ -152,7 +162,8 @@ func newExecution(req Request) *execution {
 		x.logger = *req.Logger
 	}
 	x.console.keep = x.limits.MaxLogChars
-	x.hostCtx, x.cancelHost = context.WithCancel(context.Background())
+	x.clock = newBudgetClock(x.limits.Timeout, req.clockChanged)
+	x.hostCtx, x.cancelHost = context.WithCancel(pause.WithClock(context.Background(), x.clock))
 	return x
 }
 
@@ -214,9 +225,13 @@ func (x *execution) execute() (res Result) {
 		return x.fail(msgCrashed + ".")
 	}
 
-	prog, err := compile(x.req.Code)
+	prog, js, err := compile(x.req.Code)
 	if err != nil {
 		return x.fail(err.Error())
+	}
+	if err := r.repair(js); err != nil {
+		x.logger.Error().Err(err).Msg("sandbox: engine repair failed")
+		return x.fail(msgCrashed + ".")
 	}
 	v, err := r.vm.RunProgram(prog)
 	if err != nil {
@@ -230,8 +245,10 @@ func (x *execution) execute() (res Result) {
 		if x.pending == 0 {
 			return x.fail(msgNeverSettles)
 		}
+		x.clock.setIdle(true)
 		select {
 		case c := <-x.settled:
+			x.clock.setIdle(false)
 			x.pending--
 			if err := x.deliver(c); err != nil {
 				return x.failFrom(err)

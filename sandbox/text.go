@@ -43,6 +43,7 @@ const (
 	msgIntl            = "Intl is not available in the sandbox. Format numbers with toFixed and dates with toISOString."
 	msgTimerCallback   = "The first argument of setTimeout and setInterval must be a function."
 	msgTooManyTimers   = "Too many timers are scheduled at once: clear timers you no longer need, or await each delay in turn."
+	msgEngineSyntax    = "SyntaxError: this syntax is not supported by the sandbox's JavaScript engine"
 	msgScriptTooLong   = "The script is too long to run. Write a shorter script: loop over data instead of spelling it out."
 	msgCodeGeneration  = "Code generation from strings is not allowed in the sandbox"
 	msgNoOutput        = "The script produced no return value and no output."

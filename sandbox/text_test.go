@@ -14,6 +14,8 @@ func TestModelVisibleTextCarriesNoNumbers(t *testing.T) {
 		msgImportStatement, msgCodeGeneration, msgNoOutput, msgEmptyCode, msgCrashed, msgHostCallCrashed,
 		msgUnknownTool("mcp__a__b"), msgSearchNotTopLevel(), searchCallForm,
 		msgWorkerOutOfMemory, msgWorkerStackOverflow, msgWorkerCrashed, msgWorkerUnavailable, msgResultTooLarge,
+		msgExportStatement, msgImportMeta, msgRequire, msgIntl, msgTimerCallback, msgTooManyTimers, msgEngineSyntax,
+		msgScriptTooLong, conversionText,
 	}
 	for _, s := range fixed {
 		if strings.IndexFunc(s, unicode.IsDigit) >= 0 {

@@ -142,6 +142,29 @@ func TestBUDGET3_TimersAreWorkButTheBudgetStillEnds(t *testing.T) {
 	wantFailure(t, res, "nothing can settle")
 }
 
+// TestBUDGET1_WebGlobalsStayInsideTheBudget spins in each web global that
+// does work: they are JavaScript of the run's realm (or bounded host calls),
+// so the budget's interrupt reaches them.
+// Proves BUDGET-1.
+func TestBUDGET1_WebGlobalsStayInsideTheBudget(t *testing.T) {
+	checkNoGoroutineLeak(t)
+	for name, body := range map[string]string{
+		"URL":             `new URL("https://example.com/a/../b?q=" + i).searchParams.append("k", "v");`,
+		"base64":          `atob(btoa("payload " + i));`,
+		"text encoding":   `new TextDecoder().decode(new TextEncoder().encode("é😀".repeat(100)));`,
+		"structuredClone": `structuredClone({ list: [1, 2, { d: new Date(i) }], m: new Map([[i, i]]) });`,
+		"crypto":          `crypto.getRandomValues(new Uint8Array(65536)); crypto.randomUUID();`,
+		"long encode":     `new TextEncoder().encode(long);`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			// long is built in a loop of bytecode, never by a native
+			// built-in that the interrupt cannot reach.
+			res := run(newFakeHost(), `let long = ""; for (let j = 0; j < 1e5; j++) long += "é"; for (let i = 0; ; i++) { `+body+` }`, shortBudget)
+			wantFailure(t, res, budgetMessage...)
+		})
+	}
+}
+
 // TestTimersNeverOutliveTheRun returns while timers are still scheduled:
 // none may fire later or leave a goroutine behind.
 func TestTimersNeverOutliveTheRun(t *testing.T) {
@@ -212,6 +235,19 @@ func TestWebGlobalsWork(t *testing.T) {
 			wantValue(t, run(newFakeHost(), c.code), c.want)
 		})
 	}
+}
+
+// TestNumbersFormatAsNodeDoesInEnglish covers the repair of goja's
+// Number.prototype.toLocaleString, which ignores the locale.
+func TestNumbersFormatAsNodeDoesInEnglish(t *testing.T) {
+	res := run(newFakeHost(), `
+		const two = { minimumFractionDigits: 2, maximumFractionDigits: 2 };
+		return [
+			(1234567.891).toLocaleString(), (1234.5).toLocaleString("en-US", two), (1.005).toLocaleString(undefined, two),
+			(-0.0004).toLocaleString(), (2.5).toLocaleString("en-GB", { maximumFractionDigits: 0 }),
+			(1e-7).toLocaleString(), (999.9995).toLocaleString(), (1234).toLocaleString("en", { useGrouping: false }),
+		];`)
+	wantValue(t, res, `["1,234,567.891","1,234.50","1.01","-0","3","0","1,000","1234"]`)
 }
 
 func TestIntlSaysItIsNotAvailable(t *testing.T) {

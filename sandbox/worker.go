@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // Environment of a re-executed worker process.
@@ -91,6 +92,8 @@ func serveWorker(r io.Reader, w io.Writer, hostGone func()) error {
 		return err
 	}
 	d := &dispatcher{pending: make(map[uint64]func(frame, error))}
+	var clock atomic.Pointer[budgetClock] // the current run's
+	var waits []func()                    // the host's person waits, open
 	starts := make(chan frame)
 	readDone := make(chan error, 1)
 	var running sync.Mutex // held while a run is in progress
@@ -110,15 +113,25 @@ func serveWorker(r io.Reader, w io.Writer, hostGone func()) error {
 			}
 			switch f.Type {
 			case frameStart:
+				waits = waits[:0] // the host closed every wait of the last run
 				starts <- f
 			case frameResult:
 				d.deliver(f)
+			case framePause:
+				if c := clock.Load(); c != nil {
+					waits = append(waits, c.Pause())
+				}
+			case frameResume:
+				if n := len(waits); n > 0 {
+					waits[n-1]()
+					waits = waits[:n-1]
+				}
 			}
 		}
 	}()
 	for f := range starts {
 		running.Lock()
-		done := serveRun(c, d, f)
+		done := serveRun(c, d, f, &clock)
 		running.Unlock()
 		if err := c.send(done); err != nil {
 			return err
@@ -135,8 +148,10 @@ func serveWorker(r io.Reader, w io.Writer, hostGone func()) error {
 	return nil
 }
 
-// serveRun executes one start frame and returns the done frame.
-func serveRun(c *conn, d *dispatcher, start frame) frame {
+// serveRun executes one start frame and returns the done frame. clock
+// holds the run's budget clock while it runs, for the host's person waits.
+func serveRun(c *conn, d *dispatcher, start frame, clock *atomic.Pointer[budgetClock]) frame {
+	defer clock.Store(nil)
 	var limits Limits
 	if start.Limits != nil {
 		limits = *start.Limits
@@ -152,6 +167,8 @@ func serveRun(c *conn, d *dispatcher, start frame) frame {
 				_ = c.send(frame{Type: frameCalled, Name: name})
 			}
 		},
+		clockStarted: clock.Store,
+		clockChanged: func(stopped bool) { _ = c.send(frame{Type: frameClock, Stopped: stopped}) },
 	}
 	res, abandoned := runReporting(context.Background(), req)
 	res.Images = nil // the host holds the images themselves

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/mcpexec/mcpexec/pause"
 )
 
 // killGrace is how long past its budget a worker may take to report the run
@@ -26,8 +28,14 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 		return res
 	}
 	w.runs++
+	// The host's own budget, a grace past the worker's, is the one that
+	// holds when the worker does not stop: it stops only while a person
+	// wait is open here and the worker says its clock has stopped.
+	clock := newBudgetClock(limits.Timeout+killGrace, nil)
+	defer clock.finish()
 	hostCtx, cancel := context.WithCancel(ctx)
-	h := &hostSide{w: w, req: req, limits: limits, ctx: hostCtx}
+	h := &hostSide{w: w, req: req, limits: limits, clock: clock}
+	h.ctx = pause.WithClock(hostCtx, h)
 	h.console.keep = limits.MaxLogChars
 	w.current.Store(h)
 	defer func() {
@@ -61,7 +69,7 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 			if f.Type == frameDone {
 				return h.finish(f)
 			}
-		case <-hard.C:
+		case <-clock.expired:
 			// Signal only: tearing down a process that grabbed a lot
 			// of memory can take a while, and the pool waits for it
 			// when the worker is released.
@@ -101,6 +109,7 @@ type hostSide struct {
 	req    Request
 	limits Limits
 	ctx    context.Context // ends with the run; nested calls run under it
+	clock  *budgetClock    // the host's budget
 
 	console consoleLog
 	calls   sync.WaitGroup
@@ -127,6 +136,9 @@ func (h *hostSide) end() {
 func (h *hostSide) during(f frame) bool {
 	switch f.Type {
 	case frameCalled, frameLog, frameCall:
+	case frameClock:
+		h.clock.setIdle(f.Stopped)
+		return true
 	default:
 		return false
 	}
@@ -174,6 +186,21 @@ func (h *hostSide) admit(f frame) string {
 		return h.req.Tools.refusal(f.Name)
 	}
 	return ""
+}
+
+// Pause opens a person wait for a nested call (pause.Clock): the worker
+// stops its clock if the script is idle, and so does the host's once the
+// worker says so.
+func (h *hostSide) Pause() (resume func()) {
+	_ = h.w.conn.send(frame{Type: framePause})
+	end := h.clock.Pause()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			end()
+			_ = h.w.conn.send(frame{Type: frameResume})
+		})
+	}
 }
 
 // finish turns the done frame into the run's Result.

@@ -68,14 +68,19 @@ func Content() *mcp.Server {
 		_ = json.Unmarshal(req.Params.Arguments, &a)
 		return reply(&mcp.TextContent{Text: strings.Repeat("x", a.Bytes)}), nil
 	})
-	add("ask", "Asks the person for details.", func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Who is asking?", RequestedSchema: ElicitSchema})
-		if err != nil {
-			return nil, err
+	add("ask", "Asks the person for details.", func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// Asked the way the current protocol asks during a call: the
+		// reply requests input and the client calls again with it. The
+		// SDK turns this into elicitation/create for older clients.
+		answer, ok := req.Params.InputResponses["who"].(*mcp.ElicitResult)
+		if !ok {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{
+				"who": &mcp.ElicitParams{Message: "Who is asking?", RequestedSchema: ElicitSchema},
+			}}, nil
 		}
-		out := map[string]any{"action": res.Action}
-		if res.Content != nil {
-			out["content"] = res.Content
+		out := map[string]any{"action": answer.Action}
+		if answer.Content != nil {
+			out["content"] = answer.Content
 		}
 		data, err := json.Marshal(out)
 		if err != nil {
