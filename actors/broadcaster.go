@@ -129,10 +129,11 @@ func (b *Broadcaster) View(snap *toolpool.Snapshot, agent declare.Agent) (*View,
 }
 
 // SettledView is View for a client whose prompt is not re-sent with every
-// request (a gateway's client reads the catalog in Exec's description): its
-// observed notes are those known when the snapshot was first viewed this
-// way, so a new note alone never changes what that client is offered; the
-// notes learned meanwhile come with the next pool change.
+// request (a gateway's client reads the catalog in Exec's description): it
+// keeps the observed notes of the agent's previous settled view until the
+// catalog changes for another reason (the pool's tools change), so a new
+// note alone never changes what that client is offered; the notes learned
+// meanwhile come with the next change of the catalog.
 func (b *Broadcaster) SettledView(snap *toolpool.Snapshot, agent declare.Agent) (*View, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), viewTimeout)
 	defer cancel()
@@ -174,12 +175,18 @@ func (b *Broadcaster) Stop() {
 
 // newView builds and renders a view.
 func (b *Broadcaster) newView(snap *toolpool.Snapshot, agent declare.Agent) *View {
+	return b.newViewObserved(snap, agent, b.observed)
+}
+
+// newViewObserved builds and renders a view whose tools carry the notes
+// observed says.
+func (b *Broadcaster) newViewObserved(snap *toolpool.Snapshot, agent declare.Agent, observed func(*toolpool.Snapshot, toolpool.Tool) string) *View {
 	v := &View{Snapshot: snap, renderer: b.renderer, observed: b.observed}
 	var names []string
 	for _, t := range declare.Reachable(snap, agent) {
 		ct := catalog.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
-		if b.observed != nil {
-			ct.Observed = b.observed(snap, t)
+		if observed != nil {
+			ct.Observed = observed(snap, t)
 		}
 		v.Tools = append(v.Tools, ct)
 		names = append(names, t.Name)
@@ -217,8 +224,8 @@ type broadcasterActor struct {
 	b     *Broadcaster
 	snap  *toolpool.Snapshot
 	views map[string]agentView
-	// settled are the views of settled requests, kept until the snapshot
-	// changes whatever is observed meanwhile.
+	// settled are the last views of settled requests, by agent, kept
+	// across snapshots: their notes stay until the catalog changes.
 	settled map[string]agentView
 	flat    *declare.FlatNames
 }
@@ -273,34 +280,54 @@ func (a *broadcasterActor) use(snap *toolpool.Snapshot) bool {
 	if a.snap != nil && snap != nil && snap.Version() != 0 && snap.Version() < a.snap.Version() {
 		return false
 	}
-	a.snap, a.views, a.settled, a.flat = snap, map[string]agentView{}, map[string]agentView{}, nil
+	a.snap, a.views, a.flat = snap, map[string]agentView{}, nil
 	return true
 }
 
-// settledView is the view of a settled request: the first view of snap
-// for agent, kept whatever is observed after it.
+// settledView is the view of a settled request. For a new snapshot it is
+// first rendered with the notes of the agent's previous settled view; only
+// when that catalog differs from the previous one (the pool's tools
+// changed) is it rendered with the notes known now.
 func (a *broadcasterActor) settledView(snap *toolpool.Snapshot, agent declare.Agent) *View {
-	return a.cachedView(func() map[string]agentView { return a.settled }, snap, agent, a.view)
-}
-
-func (a *broadcasterActor) view(snap *toolpool.Snapshot, agent declare.Agent) *View {
-	return a.cachedView(func() map[string]agentView { return a.views }, snap, agent, a.b.newView)
-}
-
-// cachedView returns agent's view of snap from the cache views returns
-// (read after snap is in use, which may renew the caches), made by newView
-// and kept there when missing.
-func (a *broadcasterActor) cachedView(views func() map[string]agentView, snap *toolpool.Snapshot, agent declare.Agent,
-	newView func(*toolpool.Snapshot, declare.Agent) *View) *View {
 	if !a.use(snap) {
 		return a.b.newView(snap, agent)
 	}
-	cache, key := views(), agentKey(agent)
-	if v, ok := cache[key]; ok {
+	if a.settled == nil {
+		a.settled = map[string]agentView{}
+	}
+	key := agentKey(agent)
+	prev, ok := a.settled[key]
+	if ok && prev.view.Snapshot == snap {
+		return prev.view
+	}
+	var v *View
+	if ok {
+		notes := make(map[string]string, len(prev.view.Tools))
+		for _, t := range prev.view.Tools {
+			notes[t.Name] = t.Observed
+		}
+		v = a.b.newViewObserved(snap, agent, func(_ *toolpool.Snapshot, t toolpool.Tool) string { return notes[t.Name] })
+		if v.Catalog.Catalog().Body != prev.view.Catalog.Catalog().Body {
+			v = nil
+		}
+	}
+	if v == nil {
+		v = a.view(snap, agent)
+	}
+	a.settled[key] = agentView{agent: agent, view: v}
+	return v
+}
+
+func (a *broadcasterActor) view(snap *toolpool.Snapshot, agent declare.Agent) *View {
+	if !a.use(snap) {
+		return a.b.newView(snap, agent)
+	}
+	key := agentKey(agent)
+	if v, ok := a.views[key]; ok {
 		return v.view
 	}
-	v := newView(snap, agent)
-	cache[key] = agentView{agent: agent, view: v}
+	v := a.b.newView(snap, agent)
+	a.views[key] = agentView{agent: agent, view: v}
 	return v
 }
 
