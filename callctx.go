@@ -1,5 +1,5 @@
 // Values a caller attaches to the context of one call: who answers its
-// permission questions, who watches its console.
+// permission questions, who watches its console and its servers' progress.
 
 package mcpexec
 
@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/mcpexec/mcpexec/permissions"
+	"github.com/mcpexec/mcpexec/pool"
 )
 
 // prompterKey is the context key of WithPrompter.
@@ -52,4 +53,27 @@ func WithConsole(ctx context.Context, onLog func(text string)) context.Context {
 func consoleFrom(ctx context.Context) func(string) {
 	f, _ := ctx.Value(consoleKey{}).(func(string))
 	return f
+}
+
+// WithServerProgress returns ctx asking the servers of the calls made under
+// it (an Exec run's nested calls, a CallFlat) for progress notifications,
+// handed to onProgress as they arrive while the call runs, for a person to
+// watch. The model's result is unchanged.
+func WithServerProgress(ctx context.Context, onProgress func(pool.Progress)) context.Context {
+	return pool.WithProgress(ctx, onProgress)
+}
+
+// withValuesOf is a context whose values not found in it are looked up in
+// values: a nested call keeps its own context (and cancellation) and takes
+// the per-call values of the Exec call that made it.
+type withValuesOf struct {
+	context.Context
+	values context.Context
+}
+
+func (c withValuesOf) Value(key any) any {
+	if v := c.Context.Value(key); v != nil {
+		return v
+	}
+	return c.values.Value(key)
 }

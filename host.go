@@ -6,7 +6,6 @@ import (
 	"errors"
 
 	"github.com/mcpexec/mcpexec/actors"
-	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
@@ -18,15 +17,13 @@ import (
 type execHost struct {
 	s    *System
 	view *actors.View
-	// prompter is the run's own (WithPrompter), nil for the System's.
-	prompter permissions.Prompter
+	// caller is the Exec call's context, whose values (WithPrompter,
+	// WithServerProgress) apply to every nested call.
+	caller context.Context
 }
 
 func (h execHost) CallTool(ctx context.Context, name string, args json.RawMessage) (sandbox.CallResult, error) {
-	if h.prompter != nil {
-		ctx = WithPrompter(ctx, h.prompter)
-	}
-	res, err := h.s.call(ctx, name, args)
+	res, err := h.s.call(withValuesOf{Context: ctx, values: h.caller}, name, args)
 	if err != nil {
 		return sandbox.CallResult{}, err
 	}

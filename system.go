@@ -219,7 +219,7 @@ func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.Raw
 		return failed(msgNotPrepared)
 	}
 	req := actors.ExecRequest{Script: sandbox.Request{
-		Code: code, Tools: v.ToolSet, Host: execHost{s: s, view: v, prompter: prompterFrom(ctx)}, OnLog: consoleFrom(ctx), Limits: s.limits, Logger: &s.logger,
+		Code: code, Tools: v.ToolSet, Host: execHost{s: s, view: v, caller: ctx}, OnLog: consoleFrom(ctx), Limits: s.limits, Logger: &s.logger,
 	}}
 	if onProgress != nil {
 		req.OnProgress = func(calls []string) { onProgress(exectool.Summary(calls, false)) }

@@ -55,6 +55,12 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	if len(args) > 0 {
 		params.Arguments = args
 	}
+	if onProgress := progressFrom(ctx); onProgress != nil {
+		defer m.progress.open(params, name, onProgress)()
+	}
+	if debugging(m.log) {
+		askForCallLogs(params)
+	}
 	defer srv.calls.add(ctx, name)()
 	callCtx, reply := withRawReply(ctx)
 	res, err := live.session.CallTool(callCtx, params)

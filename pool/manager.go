@@ -127,6 +127,7 @@ type Manager struct {
 	cancel context.CancelFunc
 
 	reconfigure sync.Mutex // one SetServers at a time
+	progress    progressRoutes
 	wg          sync.WaitGroup
 	ready       chan struct{} // closed when every server finished its first attempt
 

@@ -160,6 +160,12 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		default: // a refresh is already due; floods coalesce here
 		}
 	}
+	if copts.ProgressNotificationHandler == nil {
+		copts.ProgressNotificationHandler = s.m.progress.deliver
+	}
+	if copts.LoggingMessageHandler == nil && debugging(s.m.log) {
+		copts.LoggingMessageHandler = relayLogs(s.m.log, s.cfg.Name)
+	}
 	if s.m.opts.Elicitor != nil {
 		copts.ElicitationHandler = s.elicit
 	}
@@ -206,6 +212,9 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	tools, err := s.list(ctx, session, tap)
 	if err != nil {
 		return 0, err
+	}
+	if debugging(s.m.log) {
+		askForLogs(ctx, session)
 	}
 	instructions, implementation := "", ""
 	if init := session.InitializeResult(); init != nil {

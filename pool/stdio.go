@@ -79,6 +79,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		cmd: cmd, pgid: cmd.Process.Pid, exited: make(chan struct{}),
 		stderr: &tailBuffer{}, stderrPipe: stderrR, copied: make(chan struct{}), grace: t.grace,
 	}
+	p.stderrSink = stderrSink(t.log, t.cfg.Name, p.stderr)
 	t.proc = p
 	go p.copyStderr()
 	go p.wait()
@@ -109,13 +110,14 @@ type process struct {
 	exited     chan struct{} // closed once the leader is reaped and stderr read
 	waitErr    error         // valid after exited is closed
 	stderr     *tailBuffer
+	stderrSink io.Writer // stderr, and a relay to the log when debugging
 	stderrPipe *os.File
 	copied     chan struct{} // closed when stderr reached EOF or was closed
 }
 
 func (p *process) copyStderr() {
 	defer close(p.copied)
-	_, _ = io.Copy(p.stderr, p.stderrPipe)
+	_, _ = io.Copy(p.stderrSink, p.stderrPipe)
 }
 
 // wait reaps the leader, then kills whatever it left in its group: a server

@@ -132,8 +132,8 @@ func TestTourAsksThePersonOnATerminal(t *testing.T) {
 }
 
 // With stderr on a terminal, exec shows the run live in place there: the
-// running summary and the clock on one line that is redrawn, and console
-// output as the script writes it. Standard output (what the model gets) is
+// running summary, the servers' own progress and the clock on one line that
+// is redrawn, and console output as the script writes it. Standard output (what the model gets) is
 // as without a terminal.
 func TestExecShowsTheRunLiveOnATerminal(t *testing.T) {
 	control, term := openPTY(t)
@@ -142,6 +142,7 @@ func TestExecShowsTheRunLiveOnATerminal(t *testing.T) {
 	script := writeFile(t, "s.js", `console.log("step one");
 await tools.mcp__text__echo({ text: "hi" });
 console.log("step two");
+await tools.mcp__text__sleep({ ms: 2000 });
 return "done";`)
 	cmd := exec.Command(demoBin, "exec", "--script", script)
 	cmd.Env = append(os.Environ(), mark, "NO_COLOR=1")
@@ -158,7 +159,7 @@ return "done";`)
 	}
 	checkNoSurvivors(t, mark)
 	shown := live.String()
-	for _, want := range []string{"\r\x1b[2K", "│ step one", "│ step two", "1 tool call: mcp__text__echo", "s"} {
+	for _, want := range []string{"\r\x1b[2K", "│ step one", "│ step two", "1 tool call: mcp__text__echo", "mcp__text__sleep: sleeping 0/2000", "s"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the terminal lacks %q:\n%q", want, shown)
 		}

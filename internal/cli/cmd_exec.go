@@ -52,7 +52,8 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 	switch {
 	case live != nil:
 		live.begin()
-		res = s.Exec(mcpexec.WithConsole(ctx, live.console), execArgs, live.progress)
+		watched := mcpexec.WithServerProgress(mcpexec.WithConsole(ctx, live.console), live.serverProgress)
+		res = s.Exec(watched, execArgs, live.progress)
 		live.end()
 	case f.jsonOut:
 		res = s.Exec(ctx, execArgs, nil)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpexec/mcpexec/exectool"
 	"github.com/mcpexec/mcpexec/permissions"
+	"github.com/mcpexec/mcpexec/pool"
 )
 
 // liveRedraw is how often the status line's clock is redrawn.
@@ -29,6 +30,7 @@ type liveLine struct {
 
 	mu      sync.Mutex
 	summary string
+	detail  string // the latest progress a server reported about the call
 	started bool
 	paused  bool // a permission question is on the terminal
 	ended   bool
@@ -89,7 +91,19 @@ func (l *liveLine) tick() {
 func (l *liveLine) progress(summary string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.summary = summary
+	l.summary, l.detail = summary, ""
+	l.drawLocked()
+}
+
+// serverProgress shows what a server reported about the call it runs.
+func (l *liveLine) serverProgress(p pool.Progress) {
+	detail := p.Message
+	if p.Total > 0 {
+		detail = strings.TrimSpace(fmt.Sprintf("%s %.0f/%.0f", p.Message, p.Progress, p.Total))
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.detail = p.Tool + ": " + detail
 	l.drawLocked()
 }
 
@@ -133,7 +147,11 @@ func (l *liveLine) drawLocked() {
 		return
 	}
 	elapsed := time.Since(l.start).Truncate(liveRedraw)
-	fmt.Fprint(l.w, eraseLine+l.st.note("⋯ ")+exectool.OneLine(l.summary)+l.st.dim(fmt.Sprintf(" · %.1fs", elapsed.Seconds())))
+	line := l.st.note("⋯ ") + exectool.OneLine(l.summary)
+	if l.detail != "" {
+		line += l.st.dim(" · ") + l.detail
+	}
+	fmt.Fprint(l.w, eraseLine+line+l.st.dim(fmt.Sprintf(" · %.1fs", elapsed.Seconds())))
 }
 
 // pausingPrompter keeps the live line off the terminal while the person

@@ -70,8 +70,14 @@ func newTextServer() *mcp.Server {
 			return errorResult(msg), nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "sleep", Description: "Wait, then answer with text."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in sleepArgs) (*mcp.CallToolResult, any, error) {
+		func(ctx context.Context, req *mcp.CallToolRequest, in sleepArgs) (*mcp.CallToolResult, any, error) {
 			d := min(max(time.Duration(in.MS)*time.Millisecond, 0), maxSleep)
+			if token := req.Params.GetProgressToken(); token != nil {
+				// As long-running tools do: say what is going on.
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+					ProgressToken: token, Message: "sleeping", Progress: 0, Total: float64(d.Milliseconds()),
+				})
+			}
 			t := time.NewTimer(d)
 			defer t.Stop()
 			select {
