@@ -85,7 +85,7 @@ type System struct {
 	limits   sandbox.Limits
 	system   *actor.ActorSystem
 	config   permissions.RuleStore
-	settings *hotreload.Service // nil without a settings file
+	settings *hotreload.Service // the config actor (in memory without a settings file)
 	// serversWatch follows Options.ServersFile; nil without one.
 	serversWatch *hotreload.FileWatch
 	gate         *actors.Gate
@@ -145,10 +145,10 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 		if err != nil {
 			return nil, err
 		}
-		s.config = s.settings
 	} else {
-		s.config = &sessionRules{config: messages.Config{EnableExec: hotreload.DefaultEnableExec}}
+		s.settings = hotreload.StartSession(s.system, logger)
 	}
+	s.config = s.settings
 	s.prompters.fallback = opts.Prompter
 	if s.prompters.fallback == nil {
 		s.prompters.fallback = noPrompter
@@ -231,9 +231,7 @@ func (s *System) startPool(servers []pool.ServerConfig) error {
 		return err
 	}
 	s.pool = p
-	if s.settings != nil {
-		s.system.Root.Send(s.settings.PID(), &hotreload.SubscribeConfig{Subscriber: p.PID()})
-	}
+	s.system.Root.Send(s.settings.PID(), &hotreload.SubscribeConfig{Subscriber: p.PID()})
 	return nil
 }
 
@@ -272,23 +270,3 @@ var noPrompter = permissions.Unattended("")
 
 // noElicitor answers servers' questions for a System with no one to ask.
 var noElicitor = elicit.Unattended("no one is available to answer it")
-
-// sessionRules holds the configuration of a System without a settings file:
-// defaults, plus the "allow always" answers of this session.
-type sessionRules struct {
-	mu     sync.Mutex
-	config messages.Config
-}
-
-func (r *sessionRules) Current() messages.Config {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.config
-}
-
-func (r *sessionRules) AllowAlways(_ context.Context, rule string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.config.Allow = append(append([]string(nil), r.config.Allow...), rule)
-	return nil
-}

@@ -23,7 +23,10 @@ import (
 //     running a script again would repeat its nested calls.
 //
 // In every case the asker whose message made the actor fail is answered at
-// once (ask.Crashed), so no caller waits for a reply that cannot come.
+// once (ask.Crashed), so no caller waits for a reply that cannot come. (The
+// config actor, in package hotreload, contains a panic in its Receive
+// itself: it answers the message with the error and keeps the last good
+// configuration.)
 
 // Restart limits: an actor that fails more often than this is in a crash
 // loop; it is stopped, and later requests fail with ask.ErrStopped.

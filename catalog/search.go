@@ -230,8 +230,15 @@ type hit struct {
 	score float64
 }
 
+// maxQueryBytes is how much of a query search reads. A request for a tool
+// is a few words; a script passing megabytes must not hold the host.
+const maxQueryBytes = 1 << 10
+
 // rank returns the tools that match query, best first.
 func (ix *Index) rank(query string) []hit {
+	if len(query) > maxQueryBytes {
+		query = query[:maxQueryBytes]
+	}
 	lower := strings.ToLower(query)
 	terms := queryTerms(query)
 	keys := [2]string{termKey(terms), termKey(appendTerms(nil, query))}

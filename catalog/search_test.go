@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -230,6 +231,23 @@ func TestSEARCH2_WeakPartialMatchesAreLeftOut(t *testing.T) {
 	// A query's rarest word alone still keeps its tool.
 	if got := searchNames(t, ix, `{"query":"check the account balance"}`); !slices.Contains(got, "mcp__stripe__retrieve_balance") {
 		t.Errorf("balance: the tool carrying only the rarest word was left out")
+	}
+}
+
+// A script may pass a query of hundreds of thousands of distinct words:
+// search reads only its start, so it ends, and finds what the start asks
+// for.
+func TestSearchReadsOnlyTheStartOfAHugeQuery(t *testing.T) {
+	ix := NewIndex(fixtureTools(loadPool(t, "slack")))
+	var b strings.Builder
+	b.WriteString("post a message ")
+	for i := range 200000 {
+		b.WriteString("w" + strconv.Itoa(i) + " ")
+	}
+	args, _ := json.Marshal(map[string]string{"query": b.String()})
+	res, err := ix.Search(args)
+	if err != nil || len(res) == 0 || res[0].Name != "mcp__slack__slack_post_message" {
+		t.Errorf("got %d results, err %v", len(res), err)
 	}
 }
 

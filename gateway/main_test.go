@@ -37,7 +37,7 @@ const waitLimit = 30 * time.Second
 
 // start starts the fixture with settings (JSON) and options; at cleanup it
 // closes everything and checks that no goroutine is left behind.
-func start(t *testing.T, settings string, opts mcpexec.Options) *fixture {
+func start(t testing.TB, settings string, opts mcpexec.Options) *fixture {
 	t.Helper()
 	before := runtime.NumGoroutine()
 	f := &fixture{settings: filepath.Join(t.TempDir(), "settings.json")}

@@ -12,9 +12,12 @@ import (
 
 // configActor owns the configuration sources and publishes every change.
 type configActor struct {
-	settings *layer
-	managed  *layer // nil when no managed-settings file is configured
-	remote   *layer
+	settings *layer // nil for a session without a settings file
+	// session holds the "allow always" rules of a session without a
+	// settings file: they last until the process exits.
+	session []string
+	managed *layer // nil when no managed-settings file is configured
+	remote  *layer
 
 	seq         uint64
 	last        *messages.ConfigChanged
@@ -55,6 +58,14 @@ func (a *configActor) Receive(c actor.Context) {
 		err := a.applyRemote(c, msg)
 		respond(c, &remoteApplied{err: err})
 	case *messages.SaveAllowRule:
+		if a.settings == nil {
+			if !slices.Contains(a.session, msg.Rule) {
+				a.session = append(slices.Clip(a.session), msg.Rule)
+				a.publish(c, messages.SourceAllowRule, nil)
+			}
+			respond(c, &messages.AllowRuleSaved{Rule: msg.Rule})
+			return
+		}
 		err := AddAllowRule(a.settings.path, msg.Rule)
 		if err == nil {
 			a.reloadFile(c, a.settings, messages.SourceAllowRule)
@@ -62,8 +73,6 @@ func (a *configActor) Receive(c actor.Context) {
 			a.logger.Warn().Err(err).Str("rule", msg.Rule).Msg("allow rule not saved")
 		}
 		respond(c, &messages.AllowRuleSaved{Rule: msg.Rule, Err: err})
-	case *GetConfig:
-		respond(c, a.last)
 	case *SubscribeConfig:
 		if !slices.Contains(a.subscribers, msg.Subscriber) {
 			a.subscribers = append(a.subscribers, msg.Subscriber)
@@ -89,8 +98,6 @@ func (a *configActor) survive(c actor.Context) {
 		respond(c, &messages.AllowRuleSaved{Rule: msg.Rule, Err: err})
 	case *remotePolled:
 		respond(c, &remoteApplied{err: err})
-	case *GetConfig:
-		respond(c, a.last)
 	}
 }
 
@@ -174,6 +181,9 @@ func (a *configActor) merged() Config {
 		if l != nil && l.settings != nil {
 			layers = append(layers, *l.settings)
 		}
+	}
+	if len(a.session) > 0 {
+		layers = append(layers, Settings{Permissions: PermissionRules{Allow: a.session}})
 	}
 	return Merge(layers...)
 }

@@ -15,6 +15,14 @@
 // configuration and the event carries the error. An endpoint that cannot be
 // reached keeps the last value it delivered.
 //
+// A session without a settings file runs the same config actor
+// (StartSession): the defaults, plus the "allow always" answers given
+// during the session.
+//
+// The config actor contains a panic in its Receive: it answers the message
+// that caused it with the error and keeps the last good configuration
+// (TestAllowAlwaysReportsAFailureInsideTheConfigActor).
+//
 // "Allow always" answers are written with AddAllowRule: under a process lock
 // and an flock on a sibling lock file, the file is re-read, the rule merged in
 // with every other key kept, and the result written to a temporary file,

@@ -5,10 +5,6 @@ import "github.com/asynkron/protoactor-go/actor"
 // The config actor's subscriptions name actors, so they live here beside it
 // rather than in package messages, which holds plain values only.
 
-// GetConfig asks the config actor for the latest ConfigChanged (reply:
-// *messages.ConfigChanged).
-type GetConfig struct{}
-
 // SubscribeConfig registers Subscriber for *messages.ConfigChanged events.
 // The config actor answers at once with the current state, then sends every change.
 type SubscribeConfig struct {

@@ -121,6 +121,18 @@ func Start(ctx context.Context, system *actor.ActorSystem, opts Options) (*Servi
 	return s, nil
 }
 
+// StartSession spawns a config actor for a session without a settings
+// file: the default configuration, plus the "allow always" answers given
+// during the session, which last until the process exits.
+func StartSession(system *actor.ActorSystem, logger zerolog.Logger) *Service {
+	s := &Service{system: system, logger: logger, subs: map[*subscription]struct{}{}}
+	a := &configActor{remote: &layer{source: messages.SourceRemote}, published: s.current.Store, logger: logger}
+	a.last = &messages.ConfigChanged{Config: a.merged(), Source: messages.SourceStart}
+	s.current.Store(a.last)
+	s.pid = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+	return s
+}
+
 func withDefaults(opts Options) (Options, error) {
 	if opts.SettingsPath == "" {
 		return opts, errors.New("hotreload: Options.SettingsPath is required")
@@ -279,7 +291,10 @@ func (s *Service) Close() error {
 		s.stopPolling()
 		s.polling.Wait()
 	}
-	err := s.watcher.close()
+	var err error
+	if s.watcher != nil {
+		err = s.watcher.close()
+	}
 	for sub := range subs {
 		sub.stop(s.system, s.pid)
 	}

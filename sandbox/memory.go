@@ -36,24 +36,45 @@ const memoryCheckInterval = 10 * time.Millisecond
 // pageSize converts /proc/<pid>/statm pages to bytes.
 var pageSize = int64(os.Getpagesize())
 
-// residentBytes is the resident set of process pid, from /proc/<pid>/statm
-// (its second field, in pages). ok is false when it cannot be read (the
-// process is gone, or this is not Linux).
-func residentBytes(pid int) (bytes int64, ok bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
-	if err != nil {
-		return 0, false
-	}
-	fields := strings.Fields(string(data))
-	if len(fields) < 2 {
-		return 0, false
-	}
-	pages, err := strconv.ParseInt(fields[1], 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	return pages * pageSize, true
+// residentReader reads a process's resident set from /proc/<pid>/statm
+// (its second field, in pages), keeping the file open: a check is one
+// pread and no allocation, cheap enough to run every few milliseconds.
+type residentReader struct {
+	file *os.File
+	buf  [128]byte
 }
+
+func openResident(pid int) (*residentReader, error) {
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/statm")
+	if err != nil {
+		return nil, err
+	}
+	return &residentReader{file: f}, nil
+}
+
+// bytes returns the resident set; ok is false once it cannot be read (the
+// process is gone).
+func (r *residentReader) bytes() (n int64, ok bool) {
+	read, err := r.file.ReadAt(r.buf[:], 0)
+	if read == 0 && err != nil {
+		return 0, false
+	}
+	field, pages := 0, int64(0)
+	for _, c := range r.buf[:read] {
+		switch {
+		case c == ' ':
+			if field == 1 {
+				return pages * pageSize, true
+			}
+			field++
+		case field == 1 && c >= '0' && c <= '9':
+			pages = pages*10 + int64(c-'0')
+		}
+	}
+	return 0, false
+}
+
+func (r *residentReader) close() { _ = r.file.Close() }
 
 // crashCause tells the model, in plain words, why a worker died, from what
 // the worker printed and whether the host killed it for its memory.

@@ -4,6 +4,8 @@ package sandbox
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -91,5 +93,24 @@ func TestMemoryDeathsAreReportedAsMemory(t *testing.T) {
 		if got := crashCause(c.output, c.overMemory); got != c.want {
 			t.Errorf("crashCause(%q, %v) = %q, want %q", c.output, c.overMemory, got, c.want)
 		}
+	}
+}
+
+// The resident-set reader reads what the kernel reports for the process.
+func TestResidentReaderReadsStatm(t *testing.T) {
+	r, err := openResident(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.close()
+	got, ok := r.bytes()
+	data, err := os.ReadFile("/proc/self/statm")
+	if err != nil || !ok {
+		t.Fatalf("read: %v, ok=%v", err, ok)
+	}
+	pages, _ := strconv.ParseInt(strings.Fields(string(data))[1], 10, 64)
+	// The two reads are moments apart; the resident set moves a little.
+	if diff := got - pages*pageSize; diff < -(8<<20) || diff > 8<<20 {
+		t.Errorf("resident %d bytes, statm says %d pages", got, pages)
 	}
 }

@@ -32,6 +32,9 @@ type Worker struct {
 	memoryLimit int64
 	// overMemory is set when the host killed the worker for its memory.
 	overMemory atomic.Bool
+	// resident reads the worker's resident set (opened on first use, by
+	// the goroutine running the worker's runs; closed when it exits).
+	resident *residentReader
 
 	// current is the run in progress: the reader hands it the run's call,
 	// called and log frames directly, saving a hand-off per frame.
@@ -172,6 +175,9 @@ func (w *Worker) abandon() {
 func (w *Worker) stop() {
 	w.abandon()
 	<-w.exited
+	if w.resident != nil {
+		w.resident.close()
+	}
 }
 
 // crashReason tells the model, in plain words, why the worker died. It
@@ -192,7 +198,14 @@ func (w *Worker) overCap() bool {
 	if w.pid == 0 || w.memoryLimit <= 0 {
 		return false
 	}
-	rss, ok := residentBytes(w.pid)
+	if w.resident == nil {
+		r, err := openResident(w.pid)
+		if err != nil {
+			return false
+		}
+		w.resident = r
+	}
+	rss, ok := w.resident.bytes()
 	return ok && rss > w.memoryLimit
 }
 
