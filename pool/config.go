@@ -48,8 +48,8 @@ type ServerConfig struct {
 	// Disabled keeps the server out of the pool: it is reported as
 	// disabled and never started.
 	Disabled bool
-	// ConnectTimeout bounds starting the server, initialize and each full
-	// tools/list (zero: Options.ConnectTimeout).
+	// ConnectTimeout bounds starting the server, initialize and each ping
+	// (zero: Options.ConnectTimeout).
 	ConnectTimeout time.Duration
 	// CallTimeout bounds each tools/call (zero: only the caller's context).
 	CallTimeout time.Duration

@@ -203,7 +203,7 @@ func TestEDGE17_FunnelRoutesByLookupNotBySplit(t *testing.T) {
 func TestServerThatNeverAnswersToolsListFailsAlone(t *testing.T) {
 	stalled := &testservers.Replay{StallList: true}
 	m := start(t, []pool.ServerConfig{{Name: "stalled", Dial: stalled.Dial}, behaviourInMemory("b")},
-		pool.Options{ConnectTimeout: 50 * time.Millisecond})
+		pool.Options{ConnectTimeout: 50 * time.Millisecond, ListTimeout: 50 * time.Millisecond})
 	st := statusOf(t, m, "stalled")
 	if st.State != pool.StateRetrying || !errors.Is(st.Err, context.DeadlineExceeded) {
 		t.Fatalf("stalled: %+v", st)

@@ -45,11 +45,16 @@ type Options struct {
 	// HTTPClient is used for url servers (default: a client of the
 	// Manager's own, whose idle connections Close drops).
 	HTTPClient *http.Client
-	// ConnectTimeout bounds connecting plus initialize, and each full
-	// tools/list, for servers without a timeout of their own (default
+	// ConnectTimeout bounds starting a server plus initialize, and each
+	// ping, for servers without a timeout of their own (default
 	// DefaultConnectTimeout). Servers connect in the background: a slow
 	// one holds up only its own tools, and one that times out is retried.
 	ConnectTimeout time.Duration
+	// ListTimeout bounds each full tools/list (every page), at least the
+	// server's connect timeout (default DefaultListTimeout): a server with
+	// thousands of tools takes a while to page through, and it is already
+	// known to answer.
+	ListTimeout time.Duration
 	// BackoffBase and BackoffMax shape the reconnect delays (defaults 500ms
 	// and 30s).
 	BackoffBase, BackoffMax time.Duration
@@ -75,6 +80,9 @@ type Options struct {
 // download is cached by then.
 const DefaultConnectTimeout = 15 * time.Second
 
+// DefaultListTimeout bounds one full tools/list.
+const DefaultListTimeout = 60 * time.Second
+
 func (o Options) withDefaults() Options {
 	if o.Gate == nil {
 		o.Gate = AllowAll{}
@@ -87,6 +95,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ConnectTimeout <= 0 {
 		o.ConnectTimeout = DefaultConnectTimeout
+	}
+	if o.ListTimeout <= 0 {
+		o.ListTimeout = DefaultListTimeout
 	}
 	if o.BackoffBase <= 0 {
 		o.BackoffBase = 500 * time.Millisecond

@@ -276,7 +276,7 @@ func (s *server) ping(ctx context.Context, session *mcp.ClientSession) error {
 // list reads every page of tools/list. Entries come from the raw reply when
 // the transport records it (exact bytes), else from the SDK's decoding.
 func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *wireTap) ([]Tool, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.connectTimeout())
+	ctx, cancel := context.WithTimeout(ctx, max(s.connectTimeout(), s.m.opts.ListTimeout))
 	defer cancel()
 	var tools []Tool
 	seen := map[string]bool{}
