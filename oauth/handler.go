@@ -61,7 +61,7 @@ func NewHandler(ctx context.Context, srv Server, opts Options) (auth.OAuthHandle
 	if opts.ClientName == "" {
 		opts.ClientName = "mcpexec"
 	}
-	h := &handler{srv: srv, opts: opts}
+	h := &handler{srv: srv, opts: opts, authorizing: make(chan struct{}, 1)}
 	// Refreshes outlive every request: the context carries only the client.
 	h.refreshCtx = context.WithValue(context.Background(), oauth2.HTTPClient, opts.HTTPClient)
 	h.initial = h.storedSource(ctx)
@@ -116,6 +116,11 @@ type handler struct {
 	initial    oauth2.TokenSource             // from the stored grant; nil without one
 	sdk        *auth.AuthorizationCodeHandler // nil without an Authorizer
 
+	// authorizing admits one authorization at a time: calls refused
+	// together wait for the first one's token instead of each asking the
+	// person.
+	authorizing chan struct{}
+
 	mu    sync.Mutex
 	grant *Grant // the latest grant, for redaction
 }
@@ -133,7 +138,32 @@ func (h *handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		resp.Body.Close()
 		return ErrAuthorizationRequired
 	}
+	select {
+	case h.authorizing <- struct{}{}:
+		defer func() { <-h.authorizing }()
+	case <-ctx.Done():
+		resp.Body.Close()
+		return ctx.Err()
+	}
+	if resp.StatusCode == http.StatusUnauthorized && h.renewedSince(ctx, req) {
+		resp.Body.Close()
+		return nil // another request's authorization already brought a new token
+	}
 	return h.redact(h.sdk.Authorize(ctx, req, resp))
+}
+
+// renewedSince reports whether the token to send now differs from the one
+// the refused request carried.
+func (h *handler) renewedSince(ctx context.Context, req *http.Request) bool {
+	ts, err := h.sdk.TokenSource(ctx)
+	if err != nil || ts == nil {
+		return false
+	}
+	tok, err := ts.Token()
+	if err != nil || tok == nil || tok.AccessToken == "" {
+		return false
+	}
+	return req.Header.Get("Authorization") != "Bearer "+tok.AccessToken
 }
 
 // fetch hands the authorization URL to the person.

@@ -113,8 +113,19 @@ type connectDeadline struct {
 	stopped bool
 }
 
+// newConnectDeadline returns a deadline that starts running at start.
 func newConnectDeadline(after time.Duration, end func()) *connectDeadline {
-	return &connectDeadline{after: after, timer: time.AfterFunc(after, end)}
+	t := time.AfterFunc(time.Hour, end)
+	t.Stop()
+	return &connectDeadline{after: after, timer: t}
+}
+
+// start starts the clock: right before the handshake, so that building the
+// transport does not eat into it.
+func (d *connectDeadline) start() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.timer.Reset(d.after)
 }
 
 // stop ends the deadline once Connect returned; it reports whether the

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,12 +34,14 @@ func oauthServer(t *testing.T, opts testservers.OAuthOptions) *testservers.OAuth
 type person struct {
 	*oauth.Loopback
 	asked chan oauth.Request
+	times atomic.Int32 // authorizations asked for
 }
 
 func newPerson(t *testing.T) *person {
 	t.Helper()
 	p := &person{asked: make(chan oauth.Request, 8)}
 	lb, err := oauth.NewLoopback("", func(_ context.Context, req oauth.Request) error {
+		p.times.Add(1)
 		p.asked <- req
 		return nil
 	})
@@ -272,5 +276,39 @@ func TestOAuthTokensStayOutOfLogsAndErrors(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "[redacted]") {
 		t.Errorf("the failed refresh was not logged:\n%s", logs.String())
+	}
+}
+
+// Calls refused together (the server revoked the token) ask the person
+// once: the others wait and use the token that authorization brought.
+func TestOAuthCallsRefusedTogetherAskThePersonOnce(t *testing.T) {
+	as := oauthServer(t, testservers.OAuthOptions{})
+	p := newPerson(t)
+	p.approveAll(t)
+	m := start(t, []pool.ServerConfig{{Name: "secure", URL: as.URL}}, pool.Options{
+		OAuth: &oauth.Options{Authorizer: p, Store: oauth.FileStore{Dir: t.TempDir()}},
+	})
+	waitFor(t, m, "first authorization", has("mcp__secure__echo"))
+	as.RevokeAll()
+	before := p.times.Load()
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := m.Call(context.Background(), "mcp__secure__echo", raw(`{}`))
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Errorf("call after the revocation: %v", err)
+		}
+	}
+	if asked := p.times.Load() - before; asked != 1 {
+		t.Errorf("the person was asked %d times, want once", asked)
 	}
 }

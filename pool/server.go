@@ -171,6 +171,7 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
 	handle := &connHandle{Transport: transport}
+	deadline.start()
 	session, err := client.Connect(sessionCtx, handle, nil)
 	if deadline.stop() {
 		if err == nil {

@@ -15,7 +15,8 @@ import (
 // demo must pass as the client: every scenario of the suite's "auth" suite,
 // the other authorization scenarios the Go SDK's own conformance client
 // passes (older servers' discovery fallbacks, issuer checks, refresh
-// scopes, authorization server migration), and the core ones.
+// scopes, authorization server migration), and the core ones, among them a
+// server's question answered with the form's defaults.
 var conformanceScenarios = []string{
 	// The "auth" suite.
 	"auth/metadata-default",
@@ -50,6 +51,7 @@ var conformanceScenarios = []string{
 	"initialize",
 	"tools_call",
 	"sse-retry",
+	"elicitation-sep1034-client-defaults",
 }
 
 // conformanceParallel is how many scenarios run at once: each one is a

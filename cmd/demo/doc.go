@@ -26,7 +26,9 @@
 // {"ok", "text", "images", "summary", "calls"}. --ask answers permission
 // questions (default: prompt when standard input is a terminal, deny
 // otherwise); a prompt takes y (once), a (always: saved as a rule for the
-// leaf tool) or n followed by an optional reason. catalog prints the catalog
+// leaf tool) or n followed by an optional reason; --ask allow also accepts
+// the forms servers ask the person to fill in (elicitation), with their
+// defaults. catalog prints the catalog
 // message a model would find appended to a fresh conversation; tools prints
 // the tool declarations as JSON; serve serves the pool as one Exec tool to
 // MCP clients, like `mcpexec serve`; serve-mcp serves a built-in server over

@@ -27,7 +27,7 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 	if err != nil {
 		return err
 	}
-	opts := mcpexec.Options{Prompter: execPrompter(f, c)}
+	opts := mcpexec.Options{Prompter: execPrompter(f, c), Elicitor: execElicitor(f)}
 	// On a terminal, the person watches the run on stderr: the running
 	// summary and the clock in place, console output as it happens.
 	var live *liveLine
