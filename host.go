@@ -27,6 +27,7 @@ func (h execHost) CallTool(ctx context.Context, name string, args json.RawMessag
 	if err != nil {
 		return sandbox.CallResult{}, err
 	}
+	h.s.observe(h.view.Snapshot, name, res)
 	value, err := valueJSON(res)
 	if err != nil {
 		return sandbox.CallResult{}, err

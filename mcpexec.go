@@ -19,6 +19,7 @@ import (
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
+	"github.com/mcpexec/mcpexec/shapes"
 )
 
 // MaybeRunWorker turns this process into a sandbox worker when it was started
@@ -65,6 +66,12 @@ type Options struct {
 	// CatalogBudget is the catalog budget in estimated tokens; zero takes
 	// catalog.DefaultBudget.
 	CatalogBudget int
+	// NoShapeLearning turns off learning what tools return: the catalog
+	// then shows no observed result shapes.
+	NoShapeLearning bool
+	// ShapesDir is where the observed result shapes persist; empty:
+	// $MCPEXEC_CACHE_DIR, else mcpexec under the user cache directory.
+	ShapesDir string
 	// Workers configure the sandbox worker processes.
 	Workers sandbox.WorkerOptions
 	// Logger receives diagnostics; default: none.
@@ -91,7 +98,10 @@ type System struct {
 	execs       *actors.Execs
 	budget      int
 	broadcaster *actors.Broadcaster
-	oauth       *oauth.Options
+	// shapes keeps what tools were observed to return; nil when learning
+	// is off.
+	shapes *shapes.Store
+	oauth  *oauth.Options
 
 	closeOnce sync.Once
 	closeErr  error
@@ -162,7 +172,12 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 			return nil, err
 		}
 	}
-	s.broadcaster = actors.StartBroadcaster(s.system, actors.BroadcasterOptions{Budget: s.budget, Pool: s.pool, Logger: logger})
+	s.openShapes(opts)
+	bopts := actors.BroadcasterOptions{Budget: s.budget, Pool: s.pool, Logger: logger}
+	if s.shapes != nil {
+		bopts.Observed = s.observedNote
+	}
+	s.broadcaster = actors.StartBroadcaster(s.system, bopts)
 	if opts.ServersFile != "" {
 		if err := s.watchServersFile(opts); err != nil {
 			return nil, err

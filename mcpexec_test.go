@@ -25,7 +25,7 @@ import (
 func TestMain(m *testing.M) {
 	mcpexec.MaybeRunWorker()
 	testservers.MaybeServe()
-	os.Exit(m.Run())
+	os.Exit(testkit.WithTempCache(m.Run))
 }
 
 // prompterLog answers permission questions with a fixed answer and counts

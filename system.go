@@ -49,7 +49,7 @@ func (s *System) DeclarationsWithCatalog(opts DeclareOptions) []Declaration {
 		if d.Name != exectool.Name {
 			continue
 		}
-		v, err := s.broadcaster.View(snap, agent)
+		v, err := s.broadcaster.SettledView(snap, agent)
 		if err != nil {
 			// Exec stays declared with its plain description; search
 			// still finds every tool.

@@ -33,7 +33,11 @@ type BroadcasterOptions struct {
 	// Render renders a catalog; nil uses a catalog.Renderer with Budget.
 	// (Tests put a fault here.)
 	Render func([]catalog.Tool) catalog.Catalog
-	Logger zerolog.Logger
+	// Observed, if set, says what a tool of a snapshot was observed to
+	// return (a shapes note, "" for none); views carry it into the catalog
+	// and search. Call ObservedChanged when what it says changes.
+	Observed func(*toolpool.Snapshot, toolpool.Tool) string
+	Logger   zerolog.Logger
 }
 
 // Broadcaster is the handle of the catalog broadcaster actor. It owns the
@@ -50,6 +54,7 @@ type Broadcaster struct {
 	pool     *Pool
 	render   func([]catalog.Tool) catalog.Catalog
 	renderer *catalog.Renderer
+	observed func(*toolpool.Snapshot, toolpool.Tool) string
 	stopOnce sync.Once
 }
 
@@ -66,6 +71,7 @@ type View struct {
 	Catalog *broadcast.Snapshot
 
 	renderer  *catalog.Renderer
+	observed  func(*toolpool.Snapshot, toolpool.Tool) string
 	indexOnce sync.Once
 	index     *catalog.Index
 }
@@ -77,6 +83,18 @@ func (v *View) SearchIndex() *catalog.Index {
 		if v.renderer != nil {
 			opts = append(opts, catalog.WithRenderer(v.renderer))
 		}
+		if v.observed != nil {
+			// Search reads what is known at each search: a script's
+			// earlier calls count.
+			snap, observed := v.Snapshot, v.observed
+			opts = append(opts, catalog.WithObserved(func(name string) string {
+				t, ok := snap.Lookup(name)
+				if !ok {
+					return ""
+				}
+				return observed(snap, t)
+			}))
+		}
 		v.index = catalog.NewIndex(v.Tools, opts...)
 	})
 	return v.index
@@ -84,7 +102,7 @@ func (v *View) SearchIndex() *catalog.Index {
 
 // StartBroadcaster spawns the broadcaster actor in system.
 func StartBroadcaster(system *actor.ActorSystem, opts BroadcasterOptions) *Broadcaster {
-	b := &Broadcaster{system: system, pool: opts.Pool, render: opts.Render}
+	b := &Broadcaster{system: system, pool: opts.Pool, render: opts.Render, observed: opts.Observed}
 	if b.render == nil {
 		b.renderer = catalog.NewRenderer(catalog.Options{Budget: opts.Budget})
 		b.render = b.renderer.Render
@@ -110,6 +128,30 @@ func (b *Broadcaster) View(snap *toolpool.Snapshot, agent declare.Agent) (*View,
 	return v, nil
 }
 
+// SettledView is View for a client whose prompt is not re-sent with every
+// request (a gateway's client reads the catalog in Exec's description): it
+// keeps the observed notes of the agent's previous settled view until the
+// catalog changes for another reason (the pool's tools change), so a new
+// note alone never changes what that client is offered; the notes learned
+// meanwhile come with the next change of the catalog.
+func (b *Broadcaster) SettledView(snap *toolpool.Snapshot, agent declare.Agent) (*View, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), viewTimeout)
+	defer cancel()
+	v, err := ask.Request[*View](ctx, b.system, b.pid, &getView{snap: snap, agent: agent, settled: true})
+	if err != nil {
+		return nil, fmt.Errorf("mcpexec: the catalog could not be made: %w", err)
+	}
+	return v, nil
+}
+
+// ObservedChanged says a tool's observed note changed: the views in use
+// are rendered again with it (settled views keep theirs). The catalog
+// channel then finds the catalog changed and appends it at the tail of the
+// history, like any other change of the catalog.
+func (b *Broadcaster) ObservedChanged() {
+	b.system.Root.Send(b.pid, observedChanged{})
+}
+
 // FlatNames maps snap's tools to their flat declaration names and back.
 func (b *Broadcaster) FlatNames(snap *toolpool.Snapshot) *declare.FlatNames {
 	ctx, cancel := context.WithTimeout(context.Background(), viewTimeout)
@@ -133,10 +175,20 @@ func (b *Broadcaster) Stop() {
 
 // newView builds and renders a view.
 func (b *Broadcaster) newView(snap *toolpool.Snapshot, agent declare.Agent) *View {
-	v := &View{Snapshot: snap, renderer: b.renderer}
+	return b.newViewObserved(snap, agent, b.observed)
+}
+
+// newViewObserved builds and renders a view whose tools carry the notes
+// observed says.
+func (b *Broadcaster) newViewObserved(snap *toolpool.Snapshot, agent declare.Agent, observed func(*toolpool.Snapshot, toolpool.Tool) string) *View {
+	v := &View{Snapshot: snap, renderer: b.renderer, observed: b.observed}
 	var names []string
 	for _, t := range declare.Reachable(snap, agent) {
-		v.Tools = append(v.Tools, catalog.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema})
+		ct := catalog.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+		if observed != nil {
+			ct.Observed = observed(snap, t)
+		}
+		v.Tools = append(v.Tools, ct)
 		names = append(names, t.Name)
 	}
 	v.ToolSet = sandbox.NewToolSet(names)
@@ -153,9 +205,13 @@ func (b *Broadcaster) newView(snap *toolpool.Snapshot, agent declare.Agent) *Vie
 
 // getView asks for what agent sees of snap (reply: *View).
 type getView struct {
-	snap  *toolpool.Snapshot
-	agent declare.Agent
+	snap    *toolpool.Snapshot
+	agent   declare.Agent
+	settled bool
 }
+
+// observedChanged says the observed notes changed.
+type observedChanged struct{}
 
 // getFlatNames asks for snap's flat names (reply: *declare.FlatNames).
 type getFlatNames struct {
@@ -168,7 +224,10 @@ type broadcasterActor struct {
 	b     *Broadcaster
 	snap  *toolpool.Snapshot
 	views map[string]agentView
-	flat  *declare.FlatNames
+	// settled are the last views of settled requests, by agent, kept
+	// across snapshots: their notes stay until the catalog changes.
+	settled map[string]agentView
+	flat    *declare.FlatNames
 }
 
 type agentView struct {
@@ -179,7 +238,17 @@ type agentView struct {
 func (a *broadcasterActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *getView:
+		if m.settled {
+			c.Respond(a.settledView(m.snap, m.agent))
+			return
+		}
 		c.Respond(a.view(m.snap, m.agent))
+	case observedChanged:
+		previous := a.views
+		a.views = map[string]agentView{}
+		for _, v := range previous {
+			a.view(a.snap, v.agent)
+		}
 	case *getFlatNames:
 		if !a.use(m.snap) {
 			c.Respond(declare.FlatNamesOf(m.snap))
@@ -213,6 +282,40 @@ func (a *broadcasterActor) use(snap *toolpool.Snapshot) bool {
 	}
 	a.snap, a.views, a.flat = snap, map[string]agentView{}, nil
 	return true
+}
+
+// settledView is the view of a settled request. For a new snapshot it is
+// first rendered with the notes of the agent's previous settled view; only
+// when that catalog differs from the previous one (the pool's tools
+// changed) is it rendered with the notes known now.
+func (a *broadcasterActor) settledView(snap *toolpool.Snapshot, agent declare.Agent) *View {
+	if !a.use(snap) {
+		return a.b.newView(snap, agent)
+	}
+	if a.settled == nil {
+		a.settled = map[string]agentView{}
+	}
+	key := agentKey(agent)
+	prev, ok := a.settled[key]
+	if ok && prev.view.Snapshot == snap {
+		return prev.view
+	}
+	var v *View
+	if ok {
+		notes := make(map[string]string, len(prev.view.Tools))
+		for _, t := range prev.view.Tools {
+			notes[t.Name] = t.Observed
+		}
+		v = a.b.newViewObserved(snap, agent, func(_ *toolpool.Snapshot, t toolpool.Tool) string { return notes[t.Name] })
+		if v.Catalog.Catalog().Body != prev.view.Catalog.Catalog().Body {
+			v = nil
+		}
+	}
+	if v == nil {
+		v = a.view(snap, agent)
+	}
+	a.settled[key] = agentView{agent: agent, view: v}
+	return v
 }
 
 func (a *broadcasterActor) view(snap *toolpool.Snapshot, agent declare.Agent) *View {

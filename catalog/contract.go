@@ -21,6 +21,11 @@ type Tool struct {
 	// exactly as the server sent them; either may be nil.
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
+	// Observed is what calls of the tool were seen to return (a
+	// shapes.Note rendered), "" when nothing was. The catalog shows it as a
+	// line of its own after the signature, which stays what the server
+	// declared; a declared OutputSchema wins, and Observed is then ignored.
+	Observed string
 }
 
 // Catalog is one rendering of a pool.

@@ -22,6 +22,11 @@ type entry struct {
 	// ending in a newline. Its cost is priced as a whole (NFR-7).
 	block string
 	cost  int
+	// note is the observed-result line shown after the block when the
+	// budget leaves room once every signature that fits is seated ("" for
+	// none), and noteCost its price.
+	note     string
+	noteCost int
 	// params are the input's top-level parameter names and the values of
 	// their enums (a method or action switch names what the tool does):
 	// search reads them.
@@ -46,8 +51,27 @@ func renderEntry(t Tool, sc *scratch) *entry {
 	// The entry keeps its own copy of the schemas: the cache compares them
 	// with later pools, and the caller's slices may be reused.
 	t.InputSchema, t.OutputSchema = bytes.Clone(t.InputSchema), bytes.Clone(t.OutputSchema)
-	return &entry{tool: t, signature: block[sigStart:sigEnd], block: block, cost: estimateTokensBytes(b),
+	e := &entry{tool: t, signature: block[sigStart:sigEnd], block: block, cost: estimateTokensBytes(b),
 		params: slices.Clone(sc.params)}
+	if line := observedLine(t); line != "" {
+		e.note = line + "\n"
+		e.noteCost = estimateTokens(e.note)
+	}
+	return e
+}
+
+// observedLine is the catalog's line for what a tool was observed to
+// return, "" when there is none or the tool declares its output.
+func observedLine(t Tool) string {
+	return observedLineFor(t, t.Observed)
+}
+
+func observedLineFor(t Tool, observed string) string {
+	if observed == "" || len(t.OutputSchema) > 0 {
+		return ""
+	}
+	// One line, whatever the text: a line break would end the comment.
+	return observedPrefix + strings.Join(strings.Fields(observed), " ")
 }
 
 // signature renders callee(args: In): Promise<Out> with both types from the

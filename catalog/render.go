@@ -115,7 +115,7 @@ func renderAll(tools []Tool, idx []int, out []*entry) {
 }
 
 func sameTool(a, b Tool) bool {
-	return a.Name == b.Name && a.Description == b.Description &&
+	return a.Name == b.Name && a.Description == b.Description && a.Observed == b.Observed &&
 		bytes.Equal(a.InputSchema, b.InputSchema) && bytes.Equal(a.OutputSchema, b.OutputSchema)
 }
 
@@ -125,6 +125,9 @@ type group struct {
 	header  string
 	entries []*entry
 	shown   int
+	// noted is how many of the shown entries carry their observed note:
+	// the first noted entries that have one.
+	noted int
 }
 
 // groupEntries groups entries by Namespace, groups in key order, entries by
@@ -165,8 +168,9 @@ func entryLess(a, b *entry) bool {
 // in what is left of the budget, together with its group header when it is
 // the group's first. A group whose next entry does not fit is done, since
 // its later entries cost at least as much. When nothing fits at all, the
-// cheapest entry of the pool is shown anyway (CAT-7).
-func seat(groups []*group, budget int) {
+// cheapest entry of the pool is shown anyway (CAT-7). It returns the budget
+// used.
+func seat(groups []*group, budget int) int {
 	used := 0
 	open := make([]bool, len(groups))
 	for i := range open {
@@ -196,7 +200,7 @@ func seat(groups []*group, budget int) {
 		}
 	}
 	if used > 0 {
-		return
+		return used
 	}
 	var best *group
 	for _, g := range groups {
@@ -206,6 +210,41 @@ func seat(groups []*group, budget int) {
 	}
 	if best != nil {
 		best.shown = 1
+	}
+	return budget
+}
+
+// seatNotes gives shown entries their observed notes with what the
+// signatures left of the budget, by the same rotation: signatures come
+// before notes, so learning what tools return never pushes a tool out of
+// the catalog. A group's notes stop at the first that does not fit.
+func seatNotes(groups []*group, budget, used int) {
+	open := make([]bool, len(groups))
+	for i := range open {
+		open[i] = true
+	}
+	for progress := true; progress; {
+		progress = false
+		for i, g := range groups {
+			if !open[i] {
+				continue
+			}
+			for g.noted < g.shown && g.entries[g.noted].note == "" {
+				g.noted++
+			}
+			if g.noted == g.shown {
+				open[i] = false
+				continue
+			}
+			cost := g.entries[g.noted].noteCost
+			if used+cost > budget {
+				open[i] = false
+				continue
+			}
+			used += cost
+			g.noted++
+			progress = true
+		}
 	}
 }
 
@@ -217,7 +256,7 @@ func assemble(entries []*entry, budget int) Catalog {
 		return cat
 	}
 	groups := groupEntries(entries)
-	seat(groups, budget)
+	seatNotes(groups, budget, seat(groups, budget))
 
 	var b strings.Builder
 	b.WriteString(leadText)
@@ -229,8 +268,11 @@ func assemble(entries []*entry, budget int) Catalog {
 			continue
 		}
 		b.WriteString(g.header)
-		for _, e := range g.entries[:g.shown] {
+		for i, e := range g.entries[:g.shown] {
 			b.WriteString(e.block)
+			if i < g.noted {
+				b.WriteString(e.note)
+			}
 		}
 	}
 	cat.Truncated = cat.Shown < cat.Total

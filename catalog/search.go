@@ -67,8 +67,9 @@ func SearchSignature() string { return searchSignature() }
 // the catalog showed (SEARCH-1, SEARCH-4). It is built once per snapshot,
 // is immutable and safe for concurrent use.
 type Index struct {
-	items []indexItem // by name
-	terms *termIndex  // over items, in the same order
+	items    []indexItem // by name
+	terms    *termIndex  // over items, in the same order
+	observed func(name string) string
 }
 
 type indexItem struct {
@@ -87,7 +88,18 @@ type indexItem struct {
 // IndexOption configures NewIndex.
 type IndexOption func(*indexConfig)
 
-type indexConfig struct{ renderer *Renderer }
+type indexConfig struct {
+	renderer *Renderer
+	observed func(name string) string
+}
+
+// WithObserved makes search results carry what observed(name) says a tool
+// was seen to return, asked at each search, so a search sees what calls
+// made since the index was built (earlier in the same script) taught.
+// Without it, results carry each Tool's Observed.
+func WithObserved(observed func(name string) string) IndexOption {
+	return func(c *indexConfig) { c.observed = observed }
+}
 
 // WithRenderer makes NewIndex take signatures from r's cache of rendered
 // blocks (and fill it), so a catalog and an index of the same pool render
@@ -140,7 +152,7 @@ func NewIndex(tools []Tool, opts ...IndexOption) *Index {
 			fieldParams:      e.params,
 		}
 	}
-	return &Index{items: items, terms: newTermIndex(docs)}
+	return &Index{items: items, terms: newTermIndex(docs), observed: cfg.observed}
 }
 
 // splitToolName splits mcp__<server>__<tool> into its server and tool; a
@@ -189,7 +201,17 @@ func (ix *Index) Search(args json.RawMessage) ([]SearchResult, error) {
 // result builds the entry search returns for one indexed tool.
 func (ix *Index) result(i int) SearchResult {
 	e := ix.items[i].entry
-	return SearchResult{Name: e.tool.Name, Description: e.tool.Description, Signature: e.signature}
+	sig := e.signature
+	observed := e.tool.Observed
+	if ix.observed != nil {
+		observed = ix.observed(e.tool.Name)
+	}
+	// The signature stays the declared one; the observed note follows on
+	// its own line, as in the catalog.
+	if line := observedLineFor(e.tool, observed); line != "" {
+		sig += "\n" + line
+	}
+	return SearchResult{Name: e.tool.Name, Description: e.tool.Description, Signature: sig}
 }
 
 // nameMatch is how closely a query names a tool: the best tier sorts

@@ -36,6 +36,10 @@ const (
 	toolCountOne      = "1 tool"
 	toolCountFormat   = "%d tools"
 
+	// observedPrefix starts the line after a signature that says what the
+	// tool's calls were seen to return, when it declares no output schema.
+	observedPrefix = "// observed: "
+
 	// ellipsis marks a tool description cut to the summary width.
 	ellipsis = "…"
 )

@@ -21,7 +21,7 @@ import (
 // TestMain lets this test binary serve as its own sandbox worker process.
 func TestMain(m *testing.M) {
 	mcpexec.MaybeRunWorker()
-	os.Exit(m.Run())
+	os.Exit(testkit.WithTempCache(m.Run))
 }
 
 // fixture is a System over the in-memory behaviour server "b", a Gateway

@@ -217,13 +217,16 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	if debugging(s.m.log) {
 		askForLogs(ctx, session)
 	}
-	instructions := ""
+	instructions, implementation := "", ""
 	if init := session.InitializeResult(); init != nil {
 		instructions = init.Instructions
+		if info := init.ServerInfo; info != nil {
+			implementation = info.Name + " " + info.Version
+		}
 	}
 	s.live.Store(&liveSession{session: session, ended: ended, tap: tap})
 	s.m.countConnect(s.cfg.Name)
-	s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Tools: tools})
+	s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Implementation: implementation, Tools: tools})
 	s.m.log.Debug().Str("server", s.cfg.Name).Int("tools", len(tools)).Msg("mcp server connected")
 	since := time.Now()
 	s.firstAttemptDone()
@@ -255,7 +258,7 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 				s.m.log.Warn().Str("server", s.cfg.Name).Err(err).Msg("tools/list refresh failed")
 				continue
 			}
-			s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Tools: tools})
+			s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Implementation: implementation, Tools: tools})
 			s.m.log.Debug().Str("server", s.cfg.Name).Int("tools", len(tools)).Msg("mcp server tools changed")
 		}
 	}

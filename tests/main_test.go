@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpexec/mcpexec"
+	"github.com/mcpexec/mcpexec/internal/testkit"
 )
 
 // demoBin and mcpexecBin are the binaries built for this run.
@@ -18,7 +19,7 @@ func TestMain(m *testing.M) {
 	// A System started with default worker options re-executes this test
 	// binary as its sandbox workers.
 	mcpexec.MaybeRunWorker()
-	os.Exit(runTests(m))
+	os.Exit(testkit.WithTempCache(func() int { return runTests(m) }))
 }
 
 func runTests(m *testing.M) int {

@@ -16,6 +16,9 @@ type ServerTools struct {
 	// Instructions is the instructions text of the server's initialize
 	// result ("" when it sent none).
 	Instructions string
+	// Implementation is the name and version the server reported at
+	// initialize ("name version"; "" when it reported none).
+	Implementation string
 	// Tools holds the server's tools in listing order; only Leaf,
 	// Description and the schemas are read.
 	Tools []Tool
@@ -25,13 +28,14 @@ type ServerTools struct {
 // moment, sorted by full name. It is shared, never copied: every method is
 // safe for concurrent use and no method hands out memory the snapshot keeps.
 type Snapshot struct {
-	tools        []Tool
-	index        map[string]int
-	servers      []string
-	instructions map[string]string
-	conflicts    []string
-	down         []ServerDown // configured servers not connected, by name
-	version      uint64
+	tools           []Tool
+	index           map[string]int
+	servers         []string
+	instructions    map[string]string
+	implementations map[string]string
+	conflicts       []string
+	down            []ServerDown // configured servers not connected, by name
+	version         uint64
 }
 
 // ServerDown is a configured server whose tools are not in the pool, and
@@ -63,11 +67,14 @@ func BuildVersion(servers []ServerTools, exclude Exclude, version uint64) *Snaps
 		total += len(s.Tools)
 	}
 	all := make([]Tool, 0, total)
-	s := &Snapshot{instructions: make(map[string]string, len(servers)), version: version}
+	s := &Snapshot{instructions: make(map[string]string, len(servers)), implementations: make(map[string]string, len(servers)), version: version}
 	for _, srv := range servers {
 		s.servers = append(s.servers, srv.Server)
 		if srv.Instructions != "" {
 			s.instructions[srv.Server] = srv.Instructions
+		}
+		if srv.Implementation != "" {
+			s.implementations[srv.Server] = srv.Implementation
 		}
 		for _, t := range srv.Tools {
 			t.Name, t.Server = FullName(srv.Server, t.Leaf), srv.Server
@@ -140,6 +147,13 @@ func (s *Snapshot) Servers() []string { return slices.Clone(s.servers) }
 func (s *Snapshot) Instructions(server string) (text string, ok bool) {
 	text, ok = s.instructions[server]
 	return text, ok
+}
+
+// Implementation returns the name and version a connected server reported
+// at initialize ("name version"), "" when it reported none or is not
+// connected.
+func (s *Snapshot) Implementation(server string) string {
+	return s.implementations[server]
 }
 
 // Version increases with every snapshot a publisher (the pool's Manager)

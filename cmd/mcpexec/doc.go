@@ -27,6 +27,13 @@
 // the model would receive; catalog prints the catalog and the servers'
 // instructions; tools prints tools[] as JSON.
 //
+// After a successful call of a tool that declares no output schema, the
+// catalog learns the shape of what it returned (field names and types,
+// never values) and shows it on the line after the tool's signature, as
+// "// observed: ...". What is learned is kept in $MCPEXEC_CACHE_DIR
+// (default: mcpexec in the user cache directory), per server version, and
+// catalog shows it; --no-learn, on every subcommand, turns learning off.
+//
 // Exit status: 0 on success, 1 when the script failed or the command could
 // not do its job, 2 for a bad command line, 130 when interrupted.
 package main

@@ -83,7 +83,10 @@ type poolFlags struct {
 	servers  string
 	settings string
 	verbose  bool
-	oauth    oauthFlags
+	// noLearn turns off learning what tools return (the catalog's
+	// observed notes).
+	noLearn bool
+	oauth   oauthFlags
 }
 
 // addPoolFlags declares --servers, --settings and --verbose.
@@ -96,6 +99,7 @@ func addPoolFlags(p *program, fs *flag.FlagSet, f *poolFlags) {
 		fs.StringVar(&f.settings, "settings", "", "settings `FILE`: enableExec, permissions, disallowedTools; \"allow always\" answers are saved there (default: none, every call no rule settles is asked)")
 	}
 	fs.BoolVar(&f.verbose, "verbose", false, "show the servers' diagnostics and log messages on stderr")
+	fs.BoolVar(&f.noLearn, "no-learn", false, "do not learn or show what tools were observed to return (kept in $MCPEXEC_CACHE_DIR, default: mcpexec in the user cache directory)")
 	addOAuthFlags(fs, &f.oauth)
 }
 

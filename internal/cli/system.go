@@ -51,6 +51,7 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 		opts.Servers = servers
 	}
 	opts.SettingsPath = cfg.pool.settings
+	opts.NoShapeLearning = opts.NoShapeLearning || cfg.pool.noLearn
 	if opts.SettingsPath == "" && cfg.pool.servers == "" && cfg.defaultSettings {
 		if s.tempDir, err = os.MkdirTemp("", "mcpexec-demo-"); err != nil {
 			return nil, err

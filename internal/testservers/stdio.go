@@ -71,6 +71,9 @@ func MaybeServe() {
 		os.Exit(1)
 	case kindHTTP:
 		os.Exit(serveHTTP())
+	case kindResults:
+		_ = Results(os.Getenv(envVersion)).Run(context.Background(), &mcp.StdioTransport{})
+		os.Exit(0)
 	default:
 		fmt.Fprintln(os.Stderr, "unknown test server kind", os.Getenv(envKind))
 		os.Exit(2)
