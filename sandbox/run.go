@@ -96,6 +96,11 @@ func runReporting(ctx context.Context, req Request) (res Result, abandoned bool)
 	var stop *stopError
 	select {
 	case res := <-done:
+		// A script that failed on a call the abort cancelled failed
+		// because of the abort, whichever of the two arrived first.
+		if !res.OK && ctx.Err() != nil {
+			return x.fail(msgAborted), false
+		}
 		return res, false
 	case <-x.clock.expired:
 		stop = errOverBudget
@@ -105,6 +110,12 @@ func runReporting(ctx context.Context, req Request) (res Result, abandoned bool)
 	x.stop(stop)
 	select {
 	case res := <-done:
+		// The script may have ended before the interrupt reached it,
+		// failing on a call the stop cancelled: it failed because of
+		// the stop.
+		if !res.OK {
+			return x.fail(stop.message), false
+		}
 		return res, false
 	case <-time.After(abandonGrace):
 		x.logger.Warn().Msg("sandbox: runtime did not stop after interrupt; abandoning it")

@@ -396,3 +396,29 @@ func TestWorkerRunsTypeScriptWithTimersAndWebGlobals(t *testing.T) {
 		})
 	}
 }
+
+// Proves BUDGET-8: when an abort cancels a nested call, the call's rejection
+// and the abort race to end the run; the result says Aborted either way, never
+// the cancelled call's own error.
+func TestBUDGET8_AbortBeatsTheCancelledCallsRejection(t *testing.T) {
+	p := newTestWorkers(t, WorkerOptions{Warm: 1})
+	runners := map[string]func(ctx context.Context, req Request) Result{
+		"in process": Run,
+		"worker":     p.Run,
+	}
+	for name, run := range runners {
+		t.Run(name, func(t *testing.T) {
+			for i := 0; i < 20; i++ {
+				ctx, cancel := context.WithCancel(context.Background())
+				h := newFakeHost().tool("mcp__s__abort", func(context.Context, json.RawMessage) (CallResult, error) {
+					cancel()
+					return CallResult{}, context.Canceled
+				})
+				res := run(ctx, Request{Code: `await tools.mcp__s__abort({}); return 1;`, Host: h,
+					Tools: NewToolSet(h.names()), Limits: Limits{Timeout: time.Hour}})
+				wantFailure(t, res, "Aborted", "stay in effect")
+				cancel()
+			}
+		})
+	}
+}

@@ -67,7 +67,14 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 				return h.failure(reason)
 			}
 			if f.Type == frameDone {
-				return h.finish(f)
+				res := h.finish(f)
+				// An abort cancels the nested calls in flight, and their
+				// rejections may end the script before ctx.Done is seen
+				// here: the run failed because it was aborted.
+				if !res.OK && ctx.Err() != nil {
+					return h.failure(msgAborted)
+				}
+				return res
 			}
 		case <-clock.expired:
 			// Signal only: tearing down a process that grabbed a lot
