@@ -218,10 +218,7 @@ func (p *Workers) Release(w *Worker) {
 	defer p.active.Done()
 	p.mu.Lock()
 	if !p.closed && !w.spent && w.runs < p.opts.MaxRuns {
-		w.idleSince = time.Now()
-		p.idle = append(p.idle, w)
-		close(p.returned) // wake every Acquire waiting for a worker
-		p.returned = make(chan struct{})
+		p.putIdle(w)
 		p.mu.Unlock()
 		return
 	}
@@ -259,8 +256,19 @@ func (p *Workers) replenish() {
 		<-p.slots
 		return
 	}
-	p.idle = append(p.idle, w)
+	p.putIdle(w)
 	p.mu.Unlock()
+}
+
+// putIdle adds w to the idle set and wakes every Acquire waiting for a
+// worker: a waiter that found neither an idle worker nor a free slot sleeps
+// until then, so every worker that joins the idle set must wake it, the
+// replacement of a spent worker included. Callers hold p.mu.
+func (p *Workers) putIdle(w *Worker) {
+	w.idleSince = time.Now()
+	p.idle = append(p.idle, w)
+	close(p.returned)
+	p.returned = make(chan struct{})
 }
 
 // Close stops every worker and returns when they are gone. Runs in flight
