@@ -171,34 +171,16 @@ func entryLess(a, b *entry) bool {
 // cheapest entry of the pool is shown anyway (CAT-7). It returns the budget
 // used.
 func seat(groups []*group, budget int) int {
-	used := 0
-	open := make([]bool, len(groups))
-	for i := range open {
-		open[i] = true
-	}
-	for progress := true; progress; {
-		progress = false
-		for i, g := range groups {
-			if !open[i] {
-				continue
-			}
-			if g.shown == len(g.entries) {
-				open[i] = false
-				continue
-			}
-			cost := g.entries[g.shown].cost
-			if g.shown == 0 {
-				cost += estimateTokens(g.header)
-			}
-			if used+cost > budget {
-				open[i] = false
-				continue
-			}
-			used += cost
-			g.shown++
-			progress = true
+	used := rotate(groups, budget, 0, func(g *group) (int, bool) {
+		if g.shown == len(g.entries) {
+			return 0, false
 		}
-	}
+		cost := g.entries[g.shown].cost
+		if g.shown == 0 {
+			cost += estimateTokens(g.header)
+		}
+		return cost, true
+	}, func(g *group) { g.shown++ })
 	if used > 0 {
 		return used
 	}
@@ -219,6 +201,22 @@ func seat(groups []*group, budget int) int {
 // before notes, so learning what tools return never pushes a tool out of
 // the catalog. A group's notes stop at the first that does not fit.
 func seatNotes(groups []*group, budget, used int) {
+	rotate(groups, budget, used, func(g *group) (int, bool) {
+		for g.noted < g.shown && g.entries[g.noted].note == "" {
+			g.noted++
+		}
+		if g.noted == g.shown {
+			return 0, false
+		}
+		return g.entries[g.noted].noteCost, true
+	}, func(g *group) { g.noted++ })
+}
+
+// rotate seats items one group at a time, round after round, while they fit
+// the budget: a group drops out when it has nothing left (next reports
+// false) or at its first item that does not fit. next gives the cost of a
+// group's next item, take seats it. It returns the budget used.
+func rotate(groups []*group, budget, used int, next func(*group) (int, bool), take func(*group)) int {
 	open := make([]bool, len(groups))
 	for i := range open {
 		open[i] = true
@@ -229,23 +227,17 @@ func seatNotes(groups []*group, budget, used int) {
 			if !open[i] {
 				continue
 			}
-			for g.noted < g.shown && g.entries[g.noted].note == "" {
-				g.noted++
-			}
-			if g.noted == g.shown {
-				open[i] = false
-				continue
-			}
-			cost := g.entries[g.noted].noteCost
-			if used+cost > budget {
+			cost, ok := next(g)
+			if !ok || used+cost > budget {
 				open[i] = false
 				continue
 			}
 			used += cost
-			g.noted++
+			take(g)
 			progress = true
 		}
 	}
+	return used
 }
 
 // assemble lays out the catalog body from rendered entries.
