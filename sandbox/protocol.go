@@ -10,8 +10,8 @@ import (
 	"sync"
 )
 
-// The worker protocol: frames of a 4-byte big-endian length and a JSON body,
-// over a pair of pipes. Only plain JSON crosses, so ISO-6 holds by
+// The worker protocol: frames of a 4-byte big-endian length and a body,
+// over a pair of pipes. Only plain data crosses, so ISO-6 holds by
 // construction. One run at a time:
 //
 //	host   -> worker  start   {code, tools, down, limits}
@@ -28,30 +28,43 @@ import (
 //	worker -> host    done    {result, abandoned}
 //
 // A worker announces itself with ready before its first start.
+//
+// A body starts with its frame type, one byte (see codec.go). The frames of
+// a nested call (call and result), which cross once each per call, are a
+// few binary fields and the JSON of the arguments or value as it is; start
+// and done, once per run, are JSON, so that a field added to them (a trace
+// context, say) needs no change to the codec.
 
 // maxFrameSize bounds one frame, so a corrupt length cannot make a reader
 // allocate without end.
 const maxFrameSize = 64 << 20
 
-const (
-	frameReady  = "ready"
-	frameStart  = "start"
-	frameCalled = "called"
-	frameCall   = "call"
-	frameResult = "result"
-	frameLog    = "log"
-	frameDone   = "done"
-	framePause  = "pause"
-	frameResume = "resume"
-	frameClock  = "clock"
+// frameType is a frame's first byte.
+type frameType byte
 
+const (
+	frameReady  frameType = 'R'
+	frameStart  frameType = 'S'
+	frameCalled frameType = 'N'
+	frameCall   frameType = 'C'
+	frameResult frameType = 'V'
+	frameLog    frameType = 'L'
+	frameDone   frameType = 'D'
+	framePause  frameType = 'P'
+	frameResume frameType = 'U'
+	frameClock  frameType = 'K'
+)
+
+const (
 	callKindTool   = "tool"
 	callKindSearch = "search"
 )
 
+// frame is one decoded frame. The fields a frame type does not use are
+// zero; start and done travel as the JSON of this struct.
 type frame struct {
-	Type string `json:"t"`
-	ID   uint64 `json:"id,omitempty"`
+	Type frameType `json:"-"`
+	ID   uint64    `json:"-"`
 
 	// start
 	Code   string            `json:"code,omitempty"`
@@ -60,21 +73,21 @@ type frame struct {
 	Limits *Limits           `json:"limits,omitempty"`
 
 	// called, call
-	Kind string          `json:"kind,omitempty"`
-	Name string          `json:"name,omitempty"`
-	Args json.RawMessage `json:"args,omitempty"`
+	Kind string          `json:"-"`
+	Name string          `json:"-"`
+	Args json.RawMessage `json:"-"`
 
 	// result: images are only counted here; the host keeps the images
 	// themselves, so they never make the round trip through the worker.
-	Value  json.RawMessage `json:"value,omitempty"`
-	Images int             `json:"images,omitempty"`
-	Error  string          `json:"error,omitempty"`
+	Value  json.RawMessage `json:"-"`
+	Images int             `json:"-"`
+	Error  string          `json:"-"`
 
 	// log
-	Text string `json:"text,omitempty"`
+	Text string `json:"-"`
 
 	// clock
-	Stopped bool `json:"stopped,omitempty"`
+	Stopped bool `json:"-"`
 
 	// done
 	Result    *Result `json:"result,omitempty"`
@@ -83,31 +96,41 @@ type frame struct {
 
 var errFrameTooLarge = errors.New("sandbox protocol: frame too large")
 
-// conn reads and writes frames. Writes may come from several goroutines.
+// conn reads and writes frames. Writes may come from several goroutines;
+// reads from one at a time.
 type conn struct {
 	r *bufio.Reader
 
-	wmu sync.Mutex
-	w   io.Writer
+	wmu  sync.Mutex
+	w    io.Writer
+	wbuf []byte // the frame being written, reused while small
 }
 
 func newConn(r io.Reader, w io.Writer) *conn {
 	return &conn{r: bufio.NewReaderSize(r, 64<<10), w: w}
 }
 
+// keepWriteBuffer is the largest write buffer kept for the next frame: a
+// large result should not pin its memory for the connection's life.
+const keepWriteBuffer = 64 << 10
+
+// send encodes f and writes it with one write, so that a frame is never
+// split between writers.
 func (c *conn) send(f frame) error {
-	body, err := json.Marshal(f)
-	if err != nil {
-		return fmt.Errorf("sandbox protocol: encode %s: %w", f.Type, err)
-	}
-	if len(body) > maxFrameSize {
-		return errFrameTooLarge
-	}
-	buf := make([]byte, 4+len(body))
-	binary.BigEndian.PutUint32(buf, uint32(len(body)))
-	copy(buf[4:], body)
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
+	buf, err := appendFrame(append(c.wbuf[:0], 0, 0, 0, 0), f)
+	if cap(buf) <= keepWriteBuffer {
+		c.wbuf = buf
+	}
+	if err != nil {
+		return err
+	}
+	size := len(buf) - 4
+	if size > maxFrameSize {
+		return errFrameTooLarge
+	}
+	binary.BigEndian.PutUint32(buf, uint32(size))
 	_, err = c.w.Write(buf)
 	return err
 }
@@ -121,6 +144,8 @@ func (c *conn) receive() (frame, error) {
 	if n > maxFrameSize {
 		return frame{}, errFrameTooLarge
 	}
+	// A fresh body per frame: a decoded frame's arguments and value are
+	// slices of it.
 	body := make([]byte, n)
 	if _, err := io.ReadFull(c.r, body); err != nil {
 		if err == io.EOF {
@@ -128,8 +153,8 @@ func (c *conn) receive() (frame, error) {
 		}
 		return frame{}, err
 	}
-	var f frame
-	if err := json.Unmarshal(body, &f); err != nil {
+	f, err := decodeFrame(body)
+	if err != nil {
 		return frame{}, fmt.Errorf("sandbox protocol: decode: %w", err)
 	}
 	return f, nil

@@ -1,0 +1,205 @@
+package sandbox
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// The frame codec. After the type byte:
+//
+//	call    uvarint id, kind byte ('t' tool, 's' search), uvarint name
+//	        length, name, then the arguments' JSON to the end
+//	result  uvarint id, uvarint images, status byte (0 value, 1 error),
+//	        then the value's JSON (empty means null) or the error text
+//	called  the tool's name
+//	log     the text
+//	clock   one byte, 1 when the clock stopped
+//	start,
+//	done    the JSON of the frame
+//	ready, pause, resume: nothing
+//
+// The host decodes what a worker sends, and a worker runs model-written
+// code: every length is checked against the body, names must be UTF-8,
+// arguments must be JSON, and anything left over is an error.
+
+var errMalformedFrame = errors.New("malformed frame")
+
+const (
+	wireKindTool   = 't'
+	wireKindSearch = 's'
+)
+
+// appendFrame appends f's body to buf.
+func appendFrame(buf []byte, f frame) ([]byte, error) {
+	buf = append(buf, byte(f.Type))
+	switch f.Type {
+	case frameReady, framePause, frameResume:
+	case frameCall:
+		kind := byte(wireKindTool)
+		if f.Kind == callKindSearch {
+			kind = wireKindSearch
+		}
+		buf = binary.AppendUvarint(buf, f.ID)
+		buf = append(buf, kind)
+		buf = binary.AppendUvarint(buf, uint64(len(f.Name)))
+		buf = append(buf, f.Name...)
+		buf = append(buf, f.Args...)
+	case frameResult:
+		buf = binary.AppendUvarint(buf, f.ID)
+		buf = binary.AppendUvarint(buf, uint64(f.Images))
+		if f.Error != "" {
+			buf = append(buf, 1)
+			buf = append(buf, f.Error...)
+		} else {
+			buf = append(buf, 0)
+			buf = append(buf, f.Value...)
+		}
+	case frameCalled:
+		buf = append(buf, f.Name...)
+	case frameLog:
+		buf = append(buf, f.Text...)
+	case frameClock:
+		stopped := byte(0)
+		if f.Stopped {
+			stopped = 1
+		}
+		buf = append(buf, stopped)
+	case frameStart, frameDone:
+		body, err := json.Marshal(f)
+		if err != nil {
+			return buf, fmt.Errorf("sandbox protocol: encode %c: %w", f.Type, err)
+		}
+		buf = append(buf, body...)
+	default:
+		return buf, fmt.Errorf("sandbox protocol: unknown frame type %q", byte(f.Type))
+	}
+	return buf, nil
+}
+
+// decodeFrame decodes one body. Arguments and values are slices of body.
+func decodeFrame(body []byte) (frame, error) {
+	if len(body) == 0 {
+		return frame{}, errMalformedFrame
+	}
+	f := frame{Type: frameType(body[0])}
+	d := frameReader{rest: body[1:]}
+	switch f.Type {
+	case frameReady, framePause, frameResume:
+	case frameCall:
+		f.ID = d.uvarint()
+		switch d.byte() {
+		case wireKindTool:
+			f.Kind = callKindTool
+		case wireKindSearch:
+			f.Kind = callKindSearch
+		default:
+			d.fail()
+		}
+		f.Name = d.text(d.uvarint())
+		f.Args = d.remaining()
+		if d.err == nil && !json.Valid(f.Args) {
+			d.fail()
+		}
+	case frameResult:
+		f.ID = d.uvarint()
+		f.Images = d.count()
+		switch d.byte() {
+		case 0:
+			f.Value = d.remaining()
+		case 1:
+			f.Error = strings.ToValidUTF8(string(d.remaining()), "\uFFFD")
+			if f.Error == "" {
+				d.fail()
+			}
+		default:
+			d.fail()
+		}
+	case frameCalled:
+		f.Name = d.text(uint64(len(d.rest)))
+	case frameLog:
+		f.Text = strings.ToValidUTF8(string(d.remaining()), "\uFFFD")
+	case frameClock:
+		switch d.byte() {
+		case 0:
+		case 1:
+			f.Stopped = true
+		default:
+			d.fail()
+		}
+	case frameStart, frameDone:
+		if err := json.Unmarshal(d.remaining(), &f); err != nil {
+			return frame{}, err
+		}
+	default:
+		d.fail()
+	}
+	if d.err != nil || len(d.rest) != 0 {
+		return frame{}, errMalformedFrame
+	}
+	return f, nil
+}
+
+// frameReader reads a body's fields; the first fault sticks, and every
+// read after it returns zero.
+type frameReader struct {
+	rest []byte
+	err  error
+}
+
+func (d *frameReader) fail() {
+	if d.err == nil {
+		d.err = errMalformedFrame
+	}
+	d.rest = nil
+}
+
+func (d *frameReader) byte() byte {
+	if len(d.rest) == 0 {
+		d.fail()
+		return 0
+	}
+	b := d.rest[0]
+	d.rest = d.rest[1:]
+	return b
+}
+
+func (d *frameReader) uvarint() uint64 {
+	v, n := binary.Uvarint(d.rest)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.rest = d.rest[n:]
+	return v
+}
+
+// count is a uvarint that must fit the body's size: it sizes an allocation.
+func (d *frameReader) count() int {
+	v := d.uvarint()
+	if v > maxFrameSize {
+		d.fail()
+		return 0
+	}
+	return int(v)
+}
+
+// text is the next n bytes as a string, which must be UTF-8.
+func (d *frameReader) text(n uint64) string {
+	if n > uint64(len(d.rest)) || !utf8.Valid(d.rest[:n]) {
+		d.fail()
+		return ""
+	}
+	s := string(d.rest[:n])
+	d.rest = d.rest[n:]
+	return s
+}
+
+func (d *frameReader) remaining() []byte {
+	r := d.rest
+	d.rest = nil
+	return r
+}
