@@ -44,6 +44,14 @@ type Request struct {
 	// when it stops and starts.
 	clockStarted func(*budgetClock)
 	clockChanged func(stopped bool)
+	// pump and wake, when set, are how the loop waits in a worker: host
+	// answers do not arrive on goroutines of their own but are read by the
+	// loop itself. pump handles the next frame from the host, which may
+	// settle calls (they are queued by the asyncHost's callbacks, on the
+	// loop's goroutine), or returns when wake is called. wake may be called
+	// from any goroutine: the run is stopping, or a timer is due.
+	pump func()
+	wake func()
 }
 
 // abandonGrace is how long Run waits, after interrupting a run at its
@@ -138,6 +146,10 @@ type execution struct {
 	settled    chan completion
 	finished   chan struct{}
 	pending    int
+	// ready holds the answers a pump settled (worker mode), in order, from
+	// readyHead on.
+	ready     []completion
+	readyHead int
 
 	console consoleLog
 	timers  timers
@@ -190,6 +202,9 @@ func (x *execution) stop(reason *stopError) {
 	x.cancelHost()
 	if r != nil {
 		r.vm.Interrupt(reason)
+	}
+	if x.req.wake != nil {
+		x.req.wake()
 	}
 }
 
@@ -256,28 +271,65 @@ func (x *execution) execute() (res Result) {
 		if x.pending == 0 {
 			return x.fail(msgNeverSettles)
 		}
-		x.clock.setIdle(true)
-		select {
-		case c := <-x.settled:
-			x.clock.setIdle(false)
-			x.pending--
-			if err := x.deliver(c); err != nil {
-				return x.failFrom(err)
-			}
-		case <-x.timers.wake:
-			// Timer callbacks are script work: the budget clock runs.
-			x.clock.setIdle(false)
-			if err := x.fireDue(); err != nil {
-				return x.failFrom(err)
-			}
-		case <-x.hostCtx.Done():
-			return x.failFrom(x.stopped())
+		var err error
+		if x.req.pump != nil {
+			err = x.pumpStep()
+		} else {
+			err = x.waitStep()
+		}
+		if err != nil {
+			return x.failFrom(err)
 		}
 	}
 	if promise.State() == goja.PromiseStateRejected {
 		return x.fail(x.describeThrown(promise.Result()))
 	}
 	return x.succeed(promise.Result())
+}
+
+// waitStep waits for the next thing the loop has to do, and does it: a host
+// answer, handed over by the goroutine that ran the call, or due timers.
+func (x *execution) waitStep() error {
+	x.clock.setIdle(true)
+	select {
+	case c := <-x.settled:
+		x.clock.setIdle(false)
+		x.pending--
+		return x.deliver(c)
+	case <-x.timers.wake:
+		// Timer callbacks are script work: the budget clock runs.
+		x.clock.setIdle(false)
+		return x.fireDue()
+	case <-x.hostCtx.Done():
+		return x.stopped()
+	}
+}
+
+// pumpStep is waitStep in a worker: answers the pump already settled come
+// first, then due timers; only when there is nothing to do does the loop
+// wait, in the pump, reading the host's next frame itself.
+func (x *execution) pumpStep() error {
+	if x.readyHead < len(x.ready) {
+		c := x.ready[x.readyHead]
+		x.ready[x.readyHead] = completion{}
+		if x.readyHead++; x.readyHead == len(x.ready) {
+			x.ready, x.readyHead = x.ready[:0], 0
+		}
+		x.clock.setIdle(false)
+		x.pending--
+		return x.deliver(c)
+	}
+	select {
+	case <-x.timers.wake:
+		x.clock.setIdle(false)
+		return x.fireDue()
+	case <-x.hostCtx.Done():
+		return x.stopped()
+	default:
+	}
+	x.clock.setIdle(true)
+	x.req.pump()
+	return nil
 }
 
 // deliver settles a script promise with a host answer. Settling runs the
@@ -368,8 +420,14 @@ func (x *execution) nested(kind, name string, arg goja.Value, call hostCall) goj
 	x.pending++
 	caller := rejection{tool: callForm(kind, name), site: x.captureCallSite()}
 	settle := func(res CallResult, err error) {
+		c := completion{resolve: resolve, reject: reject, value: res.Value, images: res.Images, err: err, rejection: caller}
+		if x.req.pump != nil {
+			// On the loop's own goroutine, in the pump (see Request.pump).
+			x.ready = append(x.ready, c)
+			return
+		}
 		select {
-		case x.settled <- completion{resolve: resolve, reject: reject, value: res.Value, images: res.Images, err: err, rejection: caller}:
+		case x.settled <- c:
 		case <-x.finished:
 		}
 	}

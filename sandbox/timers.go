@@ -92,12 +92,15 @@ func (x *execution) schedule(call goja.FunctionCall, repeat bool) int64 {
 
 // arm starts t's Go timer, which wakes the loop when t is due.
 func (x *execution) arm(t *timer) {
-	wake := x.timers.wake
+	wake, wakeLoop := x.timers.wake, x.req.wake
 	t.due = time.Now().Add(t.interval)
 	t.t = time.AfterFunc(t.interval, func() {
 		select {
 		case wake <- struct{}{}:
 		default:
+		}
+		if wakeLoop != nil {
+			wakeLoop()
 		}
 	})
 }

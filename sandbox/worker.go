@@ -10,7 +10,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
-	"sync/atomic"
 )
 
 // Environment of a re-executed worker process.
@@ -58,7 +57,13 @@ func workerMain() int {
 		return 2
 	}
 	// The host going away ends the worker at once, even mid-run.
-	err := serveWorker(in, out, func() { os.Exit(0) })
+	hostGone := func() { os.Exit(0) }
+	c, frames, err := processConn(in, out, hostGone)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sandbox worker:", err)
+		return 2
+	}
+	err = serveWorker(c, frames, hostGone)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sandbox worker:", err)
 		return 1
@@ -83,56 +88,33 @@ func limitWorkerMemory(value string) error {
 }
 
 // serveWorker serves runs, one at a time, over one connection until the
-// host closes it. hostGone runs when the connection ends while a run is
-// still going; a worker process exits there, an in-memory one lets the run
-// end at its own deadline.
-func serveWorker(r io.Reader, w io.Writer, hostGone func()) error {
-	c := newConn(r, w)
+// host closes it. Every frame from the host is handled on one goroutine at
+// a time: between runs the one serving, during a run the run's own loop,
+// which reads the host's frames itself whenever the script waits (see
+// hostFrames). hostGone runs when the connection ends while a run is still
+// going; a worker process exits there, an in-memory one lets the run end at
+// its own deadline.
+func serveWorker(c *conn, in hostFrames, hostGone func()) error {
+	defer in.close()
 	if err := c.send(frame{Type: frameReady}); err != nil {
 		return err
 	}
-	d := &dispatcher{pending: make(map[uint64]func(frame, error))}
-	var clock atomic.Pointer[budgetClock] // the current run's
-	var waits []func()                    // the host's person waits, open
-	starts := make(chan frame)
-	readDone := make(chan error, 1)
-	var running sync.Mutex // held while a run is in progress
-	go func() {
-		defer close(starts)
-		for {
-			f, err := c.receive()
-			if err != nil {
-				d.closeAll()
-				readDone <- err
-				if !running.TryLock() {
-					hostGone()
-					return
-				}
-				running.Unlock()
-				return
+	s := &workerServer{c: c, in: in, hostGone: hostGone, d: &dispatcher{pending: make(map[uint64]func(frame, error))}}
+	for {
+		f, _, err := in.receive()
+		if err != nil {
+			s.d.closeAll()
+			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+				return nil
 			}
-			switch f.Type {
-			case frameStart:
-				waits = waits[:0] // the host closed every wait of the last run
-				starts <- f
-			case frameResult:
-				d.deliver(f)
-			case framePause:
-				if c := clock.Load(); c != nil {
-					waits = append(waits, c.Pause())
-				}
-			case frameResume:
-				if n := len(waits); n > 0 {
-					waits[n-1]()
-					waits = waits[:n-1]
-				}
-			}
+			return err
 		}
-	}()
-	for f := range starts {
-		running.Lock()
-		done := serveRun(c, d, f, &clock)
-		running.Unlock()
+		if f.Type != frameStart {
+			s.handle(f)
+			continue
+		}
+		s.waits = s.waits[:0] // the host closed every wait of the last run
+		done := s.serveRun(f)
 		if err := c.send(done); err != nil {
 			return err
 		}
@@ -142,33 +124,79 @@ func serveWorker(r io.Reader, w io.Writer, hostGone func()) error {
 			return nil
 		}
 	}
-	if err := <-readDone; err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
-		return err
-	}
-	return nil
 }
 
-// serveRun executes one start frame and returns the done frame. clock
-// holds the run's budget clock while it runs, for the host's person waits.
-func serveRun(c *conn, d *dispatcher, start frame, clock *atomic.Pointer[budgetClock]) frame {
-	defer clock.Store(nil)
+// workerServer is a worker's half of the protocol. Its fields belong to the
+// goroutine handling frames at the time (see serveWorker).
+type workerServer struct {
+	c        *conn
+	in       hostFrames
+	d        *dispatcher
+	hostGone func()
+	clock    *budgetClock // the current run's
+	waits    []func()     // the host's person waits, open
+	ended    bool         // the connection ended during the run
+}
+
+// handle acts on one frame from the host other than start.
+func (s *workerServer) handle(f frame) {
+	switch f.Type {
+	case frameResult:
+		s.d.deliver(f)
+	case framePause:
+		if s.clock != nil {
+			s.waits = append(s.waits, s.clock.Pause())
+		}
+	case frameResume:
+		if n := len(s.waits); n > 0 {
+			s.waits[n-1]()
+			s.waits = s.waits[:n-1]
+		}
+	}
+}
+
+// pump is the run loop's wait (Request.pump): it handles the next frame
+// from the host, or returns early when wake is called.
+func (s *workerServer) pump() {
+	if s.ended {
+		s.in.waitWake()
+		return
+	}
+	f, woken, err := s.in.receive()
+	switch {
+	case woken:
+	case err != nil:
+		s.ended = true
+		s.d.closeAll()
+		s.hostGone()
+	default:
+		s.handle(f)
+	}
+}
+
+// serveRun executes one start frame and returns the done frame.
+func (s *workerServer) serveRun(start frame) frame {
+	defer func() { s.clock, s.ended = nil, false }()
 	var limits Limits
 	if start.Limits != nil {
 		limits = *start.Limits
 	}
+	c := s.c
 	req := Request{
 		Code:   start.Code,
 		Tools:  NewToolSet(start.Tools).WithDown(start.Down),
 		Limits: limits,
-		Host:   &pipeHost{c: c, d: d},
+		Host:   &pipeHost{c: c, d: s.d},
 		OnLog:  func(text string) { _ = c.send(frame{Type: frameLog, Text: text}) },
 		announce: func(name string, reachesHost bool) {
 			if !reachesHost {
 				_ = c.send(frame{Type: frameCalled, Name: name})
 			}
 		},
-		clockStarted: clock.Store,
+		clockStarted: func(clock *budgetClock) { s.clock = clock },
 		clockChanged: func(stopped bool) { _ = c.send(frame{Type: frameClock, Stopped: stopped}) },
+		pump:         s.pump,
+		wake:         s.in.wake,
 	}
 	res, abandoned := runReporting(context.Background(), req)
 	res.Images = nil // the host holds the images themselves
@@ -177,7 +205,8 @@ func serveRun(c *conn, d *dispatcher, start frame, clock *atomic.Pointer[budgetC
 
 // pipeHost is the Host a worker's runs see: every call becomes a call frame
 // answered by a result frame. It starts calls without a goroutine per call
-// (asyncHost): the answer is handed to the run by the connection's reader.
+// (asyncHost): the answer is handed to the run by its own loop, which reads
+// the result frame.
 type pipeHost struct {
 	c *conn
 	d *dispatcher
@@ -230,13 +259,14 @@ type dispatcher struct {
 
 var errHostGone = errors.New("the host is gone")
 
-// start sends a call frame; answer runs once, on the reader's goroutine,
-// with the result frame or an error.
+// start sends a call frame; answer runs once, on the goroutine handling
+// the host's frames, with the result frame or an error (at once, on the
+// caller's goroutine, when the frame cannot be sent).
 func (d *dispatcher) start(c *conn, f frame, answer func(frame, error)) {
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
-		go answer(frame{}, errHostGone)
+		answer(frame{}, errHostGone)
 		return
 	}
 	d.next++
@@ -245,9 +275,7 @@ func (d *dispatcher) start(c *conn, f frame, answer func(frame, error)) {
 	d.mu.Unlock()
 	if err := c.send(f); err != nil {
 		if d.take(f.ID) != nil {
-			// The caller may be the run's own goroutine, which is the one
-			// that must receive the answer: never answer inline.
-			go answer(frame{}, err)
+			answer(frame{}, err)
 		}
 	}
 }

@@ -142,7 +142,8 @@ func startInMemoryWorker() *Worker {
 		})
 	}
 	go func() {
-		w.exitErr = serveWorker(toWorkerR, fromWorkerW, func() {})
+		c := newConn(toWorkerR, fromWorkerW)
+		w.exitErr = serveWorker(c, newChanFrames(c), func() {})
 		toWorkerR.Close()
 		fromWorkerW.Close()
 		close(w.exited)

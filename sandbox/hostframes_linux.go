@@ -1,0 +1,133 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// fdFrames is hostFrames for a worker process on Linux: the goroutine that
+// wants the next frame waits for it in poll(2) on the protocol pipe and an
+// eventfd that wake signals, then reads it with a blocking read, on its own
+// thread. A nested call's answer thus wakes the run's loop directly: no
+// reader goroutine, no netpoller, no second thread in between.
+type fdFrames struct {
+	c      *conn
+	file   *os.File // owns in: its finalizer would close it
+	in     int      // the protocol pipe from the host, in blocking mode
+	wakeFD int      // an eventfd
+}
+
+// processConn is a worker process's connection to its host. hostGone runs
+// as soon as the host closes its end, even while a script computes and no
+// frame is read.
+func processConn(in, out *os.File, hostGone func()) (*conn, hostFrames, error) {
+	fd := int(in.Fd())
+	if err := unix.SetNonblock(fd, false); err != nil {
+		return nil, nil, fmt.Errorf("protocol pipe: %w", err)
+	}
+	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		return nil, nil, fmt.Errorf("eventfd: %w", err)
+	}
+	go watchHangUp(fd, hostGone)
+	c := newConn(blockingReader(fd), out)
+	return c, &fdFrames{c: c, file: in, in: fd, wakeFD: wake}, nil
+}
+
+// watchHangUp calls hostGone when the host's end of the pipe is closed.
+// Asking poll(2) for no event still reports a hang-up, and never the data
+// the run's loop reads.
+func watchHangUp(fd int, hostGone func()) {
+	fds := []unix.PollFd{{Fd: int32(fd)}}
+	for {
+		_, err := unix.Poll(fds, -1)
+		if err == nil && fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0 {
+			hostGone()
+			return
+		}
+		if err != nil && !errors.Is(err, unix.EINTR) {
+			return
+		}
+	}
+}
+
+func (in *fdFrames) receive() (frame, bool, error) {
+	if in.c.r.Buffered() == 0 {
+		readable, woken, err := in.poll(true)
+		if err != nil {
+			return frame{}, false, err
+		}
+		if woken || !readable {
+			return frame{}, true, nil
+		}
+	}
+	// The rest of a frame the host began to write is at most one write
+	// away: wait for it whatever wakes.
+	f, err := in.c.receive()
+	return f, false, err
+}
+
+func (in *fdFrames) waitWake() {
+	for {
+		if _, woken, err := in.poll(false); woken || err != nil {
+			return
+		}
+	}
+}
+
+// poll waits until the pipe is readable (when withPipe) or wake was called,
+// and consumes the wake-up.
+func (in *fdFrames) poll(withPipe bool) (readable, woken bool, err error) {
+	fds := []unix.PollFd{{Fd: int32(in.wakeFD), Events: unix.POLLIN}, {Fd: int32(in.in), Events: unix.POLLIN}}
+	if !withPipe {
+		fds = fds[:1]
+	}
+	for {
+		_, err := unix.Poll(fds, -1)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return false, false, err
+		}
+		break
+	}
+	if fds[0].Revents&unix.POLLIN != 0 {
+		var count [8]byte
+		_, _ = unix.Read(in.wakeFD, count[:])
+		woken = true
+	}
+	// A hang-up counts as readable: the read then ends the connection.
+	readable = withPipe && fds[1].Revents != 0
+	return readable, woken, nil
+}
+
+func (in *fdFrames) wake() {
+	one := [8]byte{1}
+	_, _ = unix.Write(in.wakeFD, one[:])
+}
+
+func (in *fdFrames) close() { _ = unix.Close(in.wakeFD) }
+
+// blockingReader reads a file descriptor in blocking mode with plain read
+// calls, outside the runtime's netpoller.
+type blockingReader int
+
+func (fd blockingReader) Read(p []byte) (int, error) {
+	for {
+		n, err := unix.Read(int(fd), p)
+		switch {
+		case errors.Is(err, unix.EINTR):
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0 && len(p) > 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
