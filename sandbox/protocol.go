@@ -14,7 +14,7 @@ import (
 // over a pair of pipes. Only plain data crosses, so ISO-6 holds by
 // construction. One run at a time:
 //
-//	host   -> worker  start   {code, tools, down, limits}
+//	host   -> worker  start   {code, tools | sameTools, down, limits}
 //	worker -> host    call    {id, kind, name, args}  a nested call for the host
 //	worker -> host    called  {name}              a call rejected in the worker
 //	                                              (over the cap); with call,
@@ -67,10 +67,13 @@ type frame struct {
 	ID   uint64    `json:"-"`
 
 	// start
-	Code   string            `json:"code,omitempty"`
-	Tools  []string          `json:"tools,omitempty"`
-	Down   map[string]string `json:"down,omitempty"` // server -> why it is not connected
-	Limits *Limits           `json:"limits,omitempty"`
+	Code  string   `json:"code,omitempty"`
+	Tools []string `json:"tools,omitempty"`
+	// SameTools: the reachable set is the previous run's, sent again only
+	// when it changed (a pool of a thousand tools is tens of kilobytes).
+	SameTools bool              `json:"sameTools,omitempty"`
+	Down      map[string]string `json:"down,omitempty"` // server -> why it is not connected
+	Limits    *Limits           `json:"limits,omitempty"`
 
 	// called, call
 	Kind string          `json:"-"`

@@ -52,6 +52,10 @@ type Request struct {
 	// from any goroutine: the run is stopping, or a timer is due.
 	pump func()
 	wake func()
+	// realm, when set, is a fresh runtime made ahead of the run (a worker
+	// makes the next run's while it waits for it): its lockdown is then
+	// off the run's path.
+	realm *realm
 }
 
 // abandonGrace is how long Run waits, after interrupting a run at its
@@ -232,7 +236,10 @@ func (x *execution) execute() (res Result) {
 		x.hostCalls.Wait()
 	}()
 
-	r, err := newRealm()
+	r, err := x.req.realm, error(nil)
+	if r == nil {
+		r, err = newRealm()
+	}
 	if err != nil {
 		x.logger.Error().Err(err).Msg("sandbox: lockdown failed")
 		return x.fail(msgCrashed + ".")

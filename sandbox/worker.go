@@ -101,6 +101,12 @@ func serveWorker(c *conn, in hostFrames, hostGone func()) error {
 	}
 	s := &workerServer{c: c, in: in, hostGone: hostGone, d: &dispatcher{pending: make(map[uint64]func(frame, error))}}
 	for {
+		if s.spare == nil {
+			// Locking a runtime down is most of what a trivial run
+			// costs: do it before the run is asked for. A failure here
+			// is the run's to report, when it tries again.
+			s.spare, _ = newRealm()
+		}
 		f, _, err := in.receive()
 		if err != nil {
 			s.d.closeAll()
@@ -136,6 +142,8 @@ type workerServer struct {
 	clock    *budgetClock // the current run's
 	waits    []func()     // the host's person waits, open
 	ended    bool         // the connection ended during the run
+	tools    *ToolSet     // the last run's reachable set
+	spare    *realm       // the next run's runtime, made while idle
 }
 
 // handle acts on one frame from the host other than start.
@@ -181,10 +189,13 @@ func (s *workerServer) serveRun(start frame) frame {
 	if start.Limits != nil {
 		limits = *start.Limits
 	}
+	if !start.SameTools || s.tools == nil {
+		s.tools = NewToolSet(start.Tools)
+	}
 	c := s.c
 	req := Request{
 		Code:   start.Code,
-		Tools:  NewToolSet(start.Tools).WithDown(start.Down),
+		Tools:  s.tools.WithDown(start.Down),
 		Limits: limits,
 		Host:   &pipeHost{c: c, d: s.d},
 		OnLog:  func(text string) { _ = c.send(frame{Type: frameLog, Text: text}) },
@@ -197,7 +208,9 @@ func (s *workerServer) serveRun(start frame) frame {
 		clockChanged: func(stopped bool) { _ = c.send(frame{Type: frameClock, Stopped: stopped}) },
 		pump:         s.pump,
 		wake:         s.in.wake,
+		realm:        s.spare,
 	}
+	s.spare = nil
 	res, abandoned := runReporting(context.Background(), req)
 	res.Images = nil // the host holds the images themselves
 	return frame{Type: frameDone, Result: &res, Abandoned: abandoned}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -420,5 +421,28 @@ func TestBUDGET8_AbortBeatsTheCancelledCallsRejection(t *testing.T) {
 				cancel()
 			}
 		})
+	}
+}
+
+// TestWorkerKeepsTheReachableSetBetweenRuns: a run whose reachable set is the
+// previous run's does not send it again, and the worker still sees exactly
+// the run's set, also when it changes and changes back.
+func TestWorkerKeepsTheReachableSetBetweenRuns(t *testing.T) {
+	p := newTestWorkers(t, WorkerOptions{Warm: 1, MaxWorkers: 1})
+	first, second := NewToolSet([]string{"mcp__a__x", "mcp__a__y"}), NewToolSet([]string{"mcp__b__z"})
+	h := newFakeHost().value("mcp__a__x", `1`).value("mcp__b__z", `2`)
+	sameAsBefore := []bool{}
+	for _, tools := range []*ToolSet{first, first, second, first, NewToolSet(nil)} {
+		w, err := p.Acquire(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameAsBefore = append(sameAsBefore, w.hasTools(tools.Names()))
+		p.Release(w)
+		res := p.Run(context.Background(), Request{Host: h, Tools: tools, Code: `return Object.keys(tools).join(",")`})
+		wantValue(t, res, strconv.Quote(strings.Join(tools.Names(), ",")))
+	}
+	if want := []bool{false, true, false, false, false}; !slices.Equal(sameAsBefore, want) {
+		t.Errorf("sent again: %v, want %v", sameAsBefore, want)
 	}
 }

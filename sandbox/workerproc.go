@@ -40,6 +40,11 @@ type Worker struct {
 	// called and log frames directly, saving a hand-off per frame.
 	current atomic.Pointer[hostSide]
 
+	// tools is the reachable set the worker last received (when
+	// toolsSent): a run with the same set does not send it again.
+	tools     []string
+	toolsSent bool
+
 	runs      int
 	spent     bool      // not fit for another run
 	idleSince time.Time // when it last went back to the pool

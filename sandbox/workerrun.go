@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -44,7 +45,7 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 		h.end()
 	}()
 
-	if err := w.conn.send(frame{Type: frameStart, Code: req.Code, Tools: req.Tools.Names(), Down: req.Tools.downServers(), Limits: &limits}); err != nil {
+	if err := w.conn.send(w.startFrame(req, &limits)); err != nil {
 		w.spent = true
 		return h.failure(w.crashReason())
 	}
@@ -95,6 +96,25 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 			}
 		}
 	}
+}
+
+// startFrame is the frame that starts req. The reachable set goes only
+// when it differs from the one this worker has.
+func (w *Worker) startFrame(req Request, limits *Limits) frame {
+	f := frame{Type: frameStart, Code: req.Code, Down: req.Tools.downServers(), Limits: limits}
+	names := req.Tools.Names()
+	if w.hasTools(names) {
+		f.SameTools = true
+		return f
+	}
+	f.Tools = names
+	w.tools, w.toolsSent = names, true
+	return f
+}
+
+// hasTools reports whether the worker's reachable set is names already.
+func (w *Worker) hasTools(names []string) bool {
+	return w.toolsSent && slices.Equal(names, w.tools)
 }
 
 // precheck settles the requests that never reach a worker.
