@@ -446,3 +446,34 @@ func TestWorkerKeepsTheReachableSetBetweenRuns(t *testing.T) {
 		t.Errorf("sent again: %v, want %v", sameAsBefore, want)
 	}
 }
+
+// TestSlowCallDoesNotHoldUpTheWorkersOtherFrames: a synchronous host's call
+// is served on the connection's reader, so a slow one must hand the reading
+// on. Here the slow call can only finish once a second call of the same
+// script has been read and served.
+func TestSlowCallDoesNotHoldUpTheWorkersOtherFrames(t *testing.T) {
+	p := newTestWorkers(t, WorkerOptions{Warm: 1})
+	fastServed := make(chan struct{})
+	h := newFakeHost().
+		tool("mcp__s__slow", func(ctx context.Context, _ json.RawMessage) (CallResult, error) {
+			select {
+			case <-fastServed:
+				return CallResult{Value: json.RawMessage(`1`)}, nil
+			case <-ctx.Done():
+				return CallResult{}, ctx.Err()
+			}
+		}).
+		tool("mcp__s__fast", func(context.Context, json.RawMessage) (CallResult, error) {
+			close(fastServed)
+			return CallResult{Value: json.RawMessage(`2`)}, nil
+		})
+	res := workerRun(p, h, `
+		const slow = tools.mcp__s__slow({});
+		console.log("both asked");
+		const [a, b] = await Promise.all([slow, tools.mcp__s__fast({})]);
+		return a + b;`, Limits{Timeout: 10 * time.Second})
+	wantValue(t, res, `3`)
+	if res.Logs != "both asked" {
+		t.Errorf("logs %q", res.Logs)
+	}
+}

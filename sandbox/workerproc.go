@@ -157,15 +157,23 @@ func startInMemoryWorker() *Worker {
 	return w
 }
 
+// readFrames reads the worker's frames until the connection ends, or until
+// it hands the reading on to another goroutine (see hostSide.serveInline).
 func (w *Worker) readFrames() {
-	defer close(w.frames)
 	for {
 		f, err := w.conn.receive()
 		if err != nil {
+			close(w.frames)
 			return
 		}
-		if h := w.current.Load(); h != nil && h.during(f) {
-			continue
+		if h := w.current.Load(); h != nil {
+			handled, handedOn := h.during(f)
+			if handedOn {
+				return
+			}
+			if handled {
+				continue
+			}
 		}
 		w.frames <- f
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -159,15 +160,16 @@ func (h *hostSide) end() {
 }
 
 // during handles a frame the worker sends while the run goes on, on the
-// connection reader's goroutine, and reports whether it was one.
-func (h *hostSide) during(f frame) bool {
+// connection reader's goroutine, and reports whether it was one, and whether
+// the reader handed the reading on to another goroutine meanwhile.
+func (h *hostSide) during(f frame) (handled, handedOn bool) {
 	switch f.Type {
 	case frameCalled, frameLog, frameCall:
 	case frameClock:
 		h.clock.setIdle(f.Stopped)
-		return true
+		return true, false
 	default:
-		return false
+		return false, false
 	}
 	h.mu.Lock()
 	ended := h.ended
@@ -176,7 +178,7 @@ func (h *hostSide) during(f frame) bool {
 	}
 	h.mu.Unlock()
 	if ended {
-		return true
+		return true, false
 	}
 	switch f.Type {
 	case frameCalled:
@@ -190,8 +192,35 @@ func (h *hostSide) during(f frame) bool {
 		if async, ok := h.req.Host.(AsyncHost); ok {
 			h.startCall(async, f)
 		} else {
-			go h.serveCall(h.ctx, f)
+			return true, h.serveInline(f)
 		}
+	}
+	return true, false
+}
+
+// inlineCallWait is how long a synchronous host's call may hold the
+// connection's reader before another goroutine takes the reading over.
+const inlineCallWait = 50 * time.Microsecond
+
+// serveInline serves a call of a synchronous Host on the connection's
+// reader: the answer goes out from the thread that read the call, without
+// the hand-off to a goroutine of its own, which costs more than a quick call
+// (a goroutine start wakes a second thread, and both go back to sleep). A
+// call still running after inlineCallWait hands the reading on to a new
+// reader, so a slow tool holds up neither the script's other calls nor its
+// output. It reports whether the reading was handed on; the caller then
+// stops reading.
+func (h *hostSide) serveInline(f frame) (handedOn bool) {
+	var claimed atomic.Bool
+	takeOver := time.AfterFunc(inlineCallWait, func() {
+		if claimed.CompareAndSwap(false, true) {
+			h.w.readFrames()
+		}
+	})
+	h.serveCall(h.ctx, f)
+	if claimed.CompareAndSwap(false, true) {
+		takeOver.Stop()
+		return false
 	}
 	return true
 }
