@@ -56,6 +56,11 @@ type Request struct {
 	// makes the next run's while it waits for it): its lockdown is then
 	// off the run's path.
 	realm *realm
+	// onRunner, when set, runs the runtime's loop on a goroutine that
+	// outlives the run: a worker keeps one, so that the stack a run grows
+	// (the parser recurses deeply) is already there for the next run,
+	// instead of being grown again by copying on every run.
+	onRunner func(loop func())
 }
 
 // abandonGrace is how long Run waits, after interrupting a run at its
@@ -103,7 +108,12 @@ func runReporting(ctx context.Context, req Request) (res Result, abandoned bool)
 	}
 
 	done := make(chan Result, 1)
-	go func() { done <- x.execute() }()
+	loop := func() { done <- x.execute() }
+	if req.onRunner != nil {
+		req.onRunner(loop)
+	} else {
+		go loop()
+	}
 
 	var stop *stopError
 	select {

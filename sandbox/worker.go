@@ -99,7 +99,15 @@ func serveWorker(c *conn, in hostFrames, hostGone func()) error {
 	if err := c.send(frame{Type: frameReady}); err != nil {
 		return err
 	}
-	s := &workerServer{c: c, in: in, hostGone: hostGone, d: &dispatcher{pending: make(map[uint64]func(frame, error))}}
+	s := &workerServer{c: c, in: in, hostGone: hostGone, d: &dispatcher{pending: make(map[uint64]func(frame, error))}, runner: make(chan func())}
+	go func() {
+		for loop := range s.runner {
+			loop()
+		}
+	}()
+	// A runner stuck in a built-in of an abandoned run never receives
+	// again; closing is still safe.
+	defer close(s.runner)
 	for {
 		if s.spare == nil {
 			// Locking a runtime down is most of what a trivial run
@@ -144,6 +152,7 @@ type workerServer struct {
 	ended    bool         // the connection ended during the run
 	tools    *ToolSet     // the last run's reachable set
 	spare    *realm       // the next run's runtime, made while idle
+	runner   chan func()  // to the goroutine every run's loop runs on
 }
 
 // handle acts on one frame from the host other than start.
@@ -209,6 +218,7 @@ func (s *workerServer) serveRun(start frame) frame {
 		pump:         s.pump,
 		wake:         s.in.wake,
 		realm:        s.spare,
+		onRunner:     func(loop func()) { s.runner <- loop },
 	}
 	s.spare = nil
 	res, abandoned := runReporting(context.Background(), req)
