@@ -155,20 +155,7 @@ func (x *execution) dropTimer(id int64) {
 // callback ends the run, as an uncaught exception in a timer ends a Node
 // process.
 func (x *execution) fireDue() error {
-	now := time.Now()
-	var due []*timer
-	for _, t := range x.timers.live {
-		if !t.due.After(now) {
-			due = append(due, t)
-		}
-	}
-	slices.SortFunc(due, func(a, b *timer) int {
-		if c := a.due.Compare(b.due); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.id, b.id)
-	})
-	for _, t := range due {
+	for _, t := range x.timers.dueAt(time.Now()) {
 		if x.timers.live[t.id] != t {
 			continue
 		}
@@ -183,6 +170,24 @@ func (x *execution) fireDue() error {
 		}
 	}
 	return nil
+}
+
+// dueAt returns the timers due at now in the order they fire: by due time,
+// and in the order they were scheduled when due together.
+func (ts *timers) dueAt(now time.Time) []*timer {
+	var due []*timer
+	for _, t := range ts.live {
+		if !t.due.After(now) {
+			due = append(due, t)
+		}
+	}
+	slices.SortFunc(due, func(a, b *timer) int {
+		if c := a.due.Compare(b.due); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	return due
 }
 
 // stopTimers stops every Go timer of the run.
