@@ -13,19 +13,14 @@ import (
 // in the script as written an error arose and which tool rejected, and it
 // never shows the engine's Go internals.
 
-// engineConversion is goja's text for an object that has neither toString
-// nor valueOf (a tool result, whose prototype is null): it formats the Go
-// value behind the object, pointers and all. The script sees the engine's
-// error object as it is; every text that leaves the sandbox (the failure,
-// console output, the return value) carries JavaScript's own wording
-// instead.
+// engineConversion is goja's text for an object it cannot convert to a
+// primitive (conversion.go): the failure, console output and the return
+// value carry JavaScript's wording instead.
 var engineConversion = regexp.MustCompile(`(?s)Could not convert &\{.*?\}(?: \(\*goja\.[A-Za-z]+\))? to primitive`)
-
-const conversionText = "Cannot convert object to primitive value"
 
 // withoutEngineInternals rewrites engine messages that show Go values.
 func withoutEngineInternals(s string) string {
-	if !strings.Contains(s, "Could not convert &{") {
+	if !strings.Contains(s, engineConversionPrefix+"&{") {
 		return s
 	}
 	return engineConversion.ReplaceAllString(s, conversionText)

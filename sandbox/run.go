@@ -309,7 +309,7 @@ func (x *execution) deliver(c completion) error {
 		return c.reject(e)
 	}
 	x.keepImages(c.images)
-	v, err := fromJSON(x.realm.vm, c.value)
+	v, err := fromJSON(x.realm, c.value)
 	if err != nil {
 		x.logger.Warn().Err(err).Msg("sandbox: host returned a value that is not JSON")
 		return c.reject(x.realm.newError("The tool returned a value that could not be read."))

@@ -78,7 +78,7 @@ func (x *execution) schedule(call goja.FunctionCall, repeat bool) int64 {
 	t := &timer{
 		id:       x.timers.next,
 		callback: callback,
-		interval: timerDelay(call.Argument(1)),
+		interval: x.timerDelay(call.Argument(1)),
 		repeat:   repeat,
 	}
 	if len(call.Arguments) > 2 {
@@ -106,16 +106,16 @@ func (x *execution) arm(t *timer) {
 // would otherwise spin the loop.
 const minTimerDelay = time.Millisecond
 
-// timerDelay reads a delay as Node does: a number of milliseconds, anything
-// below one (or not a number) meaning one.
-func timerDelay(v goja.Value) time.Duration {
+// timerDelay reads a delay as Node does (after *= 1): Number(delay)
+// milliseconds, anything below one (or not a number) meaning one.
+func (x *execution) timerDelay(v goja.Value) time.Duration {
 	if v == nil || goja.IsUndefined(v) {
 		return minTimerDelay
 	}
-	if _, isObject := v.(*goja.Object); isObject {
-		return minTimerDelay // converting it would run script code
+	if goja.IsBigInt(v) {
+		panic(x.realm.vm.NewTypeError(msgMixedBigInt))
 	}
-	ms := v.ToFloat()
+	ms := x.realm.toNumber(v)
 	if math.IsNaN(ms) || ms < 1 {
 		return minTimerDelay
 	}
@@ -125,19 +125,16 @@ func timerDelay(v goja.Value) time.Duration {
 	return time.Duration(ms * float64(time.Millisecond))
 }
 
-// cancelTimer is clearTimeout and clearInterval; an unknown id is ignored.
+// cancelTimer is clearTimeout and clearInterval. As in Node it never
+// throws: an id is a number or a string, anything else (or an unknown id)
+// is ignored.
 func (x *execution) cancelTimer(v goja.Value) {
-	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+	if !goja.IsNumber(v) && !goja.IsString(v) {
 		return
 	}
-	if _, isObject := v.(*goja.Object); isObject {
-		return
+	if f := v.ToFloat(); !math.IsNaN(f) {
+		x.dropTimer(int64(f))
 	}
-	f := v.ToFloat()
-	if math.IsNaN(f) {
-		return
-	}
-	x.dropTimer(int64(f))
 }
 
 func (x *execution) dropTimer(id int64) {
