@@ -4,6 +4,9 @@
 // the way the sandbox composes its result text.
 //
 // usage: node node_harness.js DEMO_BINARY SCRIPT.js
+// where SCRIPT.js is "(async function (tools, console) {\n" + the script +
+// "\n})"; stacks name it script.ts and count lines from the script's first
+// line, as the sandbox does.
 // prints one JSON line: {"ok": boolean, "text": string}
 'use strict';
 const { spawn } = require('node:child_process');
@@ -116,7 +119,7 @@ function finish(ok, section) {
 	Promise.all([...clients.values()].map((c) => c.close())).then(() => process.stdout.write(line, () => process.exit(0)));
 }
 
-const run = vm.runInThisContext(fs.readFileSync(scriptFile, 'utf8'), { filename: scriptFile });
+const run = vm.runInThisContext(fs.readFileSync(scriptFile, 'utf8'), { filename: 'script.ts', lineOffset: -1 });
 run(tools, sandboxConsole).then(
 	(value) => {
 		if (value === undefined || typeof value === 'function') return finish(true, undefined);
