@@ -42,6 +42,8 @@ const (
 	msgRequire         = "require is not available: the sandbox cannot load modules. Reach MCP tools through the tools global."
 	msgIntl            = "Intl is not available in the sandbox. Format numbers with toFixed and dates with toISOString."
 	msgTimerCallback   = "The first argument of setTimeout and setInterval must be a function."
+	msgMixedBigInt     = "Cannot mix BigInt and other types, use explicit conversions"
+	msgSymbolToString  = "Cannot convert a Symbol value to a string"
 	msgTooManyTimers   = "Too many timers are scheduled at once: clear timers you no longer need, or await each delay in turn."
 	msgEngineSyntax    = "SyntaxError: this syntax is not supported by the sandbox's JavaScript engine"
 	msgScriptTooLong   = "The script is too long to run. Write a shorter script: loop over data instead of spelling it out."
@@ -49,6 +51,7 @@ const (
 	msgNoOutput        = "The script produced no return value and no output."
 	msgEmptyCode       = "The script is empty: pass the JavaScript to run as code."
 	msgCrashed         = "The sandbox failed while running the script"
+	msgRunCrashed      = msgCrashed + ". Tool calls that had already completed stay in effect."
 	msgHostCallCrashed = "The tool call failed inside the host."
 
 	msgWorkerOutOfMemory   = "The sandbox process stopped: the script used more memory than it may. Tool calls that had already completed stay in effect."
@@ -56,6 +59,14 @@ const (
 	msgWorkerCrashed       = "The sandbox process stopped unexpectedly. Tool calls that had already completed stay in effect."
 	msgWorkerUnavailable   = "The sandbox could not be started, so the script did not run."
 	msgResultTooLarge      = "The tool returned more data than can be passed to the script."
+)
+
+// The failures of a run on a sandbox node (another machine), exported for
+// the actors that run it.
+const (
+	MsgMachineLost   = "The sandbox machine was lost while running the script. Tool calls that had already completed stay in effect."
+	MsgMachineSilent = "The sandbox machine stopped answering while running the script. Tool calls that had already completed stay in effect."
+	MsgNoMachine     = "No sandbox machine is available, so the script did not run."
 )
 
 func msgLogTruncated(total int) string {
