@@ -39,6 +39,8 @@ type Worker struct {
 	// current is the run in progress: the reader hands it the run's call,
 	// called and log frames directly, saving a hand-off per frame.
 	current atomic.Pointer[hostSide]
+	// inline is the synchronous host call the reader is serving, if any.
+	inline inlineSlot
 
 	// tools is the reachable set the worker last received (when
 	// toolsSent): a run with the same set does not send it again.
@@ -119,12 +121,14 @@ func startProcessWorker(opts WorkerOptions) (*Worker, error) {
 			toWorkerW.Close()
 		})
 	}
+	registerInline(w)
 	go w.readFrames()
 	go func() {
 		err := cmd.Wait()
 		w.exitState, w.exitErr = cmd.ProcessState, err
 		fromWorkerR.Close()
 		toWorkerW.Close()
+		unregisterInline(w)
 		close(w.exited)
 	}()
 	return w, nil
@@ -146,11 +150,13 @@ func startInMemoryWorker() *Worker {
 			fromWorkerR.Close()
 		})
 	}
+	registerInline(w)
 	go func() {
 		c := newConn(toWorkerR, fromWorkerW)
 		w.exitErr = serveWorker(c, newChanFrames(c), func() {})
 		toWorkerR.Close()
 		fromWorkerW.Close()
+		unregisterInline(w)
 		close(w.exited)
 	}()
 	go w.readFrames()

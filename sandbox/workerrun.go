@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -196,33 +195,6 @@ func (h *hostSide) during(f frame) (handled, handedOn bool) {
 		}
 	}
 	return true, false
-}
-
-// inlineCallWait is how long a synchronous host's call may hold the
-// connection's reader before another goroutine takes the reading over.
-const inlineCallWait = 50 * time.Microsecond
-
-// serveInline serves a call of a synchronous Host on the connection's
-// reader: the answer goes out from the thread that read the call, without
-// the hand-off to a goroutine of its own, which costs more than a quick call
-// (a goroutine start wakes a second thread, and both go back to sleep). A
-// call still running after inlineCallWait hands the reading on to a new
-// reader, so a slow tool holds up neither the script's other calls nor its
-// output. It reports whether the reading was handed on; the caller then
-// stops reading.
-func (h *hostSide) serveInline(f frame) (handedOn bool) {
-	var claimed atomic.Bool
-	takeOver := time.AfterFunc(inlineCallWait, func() {
-		if claimed.CompareAndSwap(false, true) {
-			h.w.readFrames()
-		}
-	})
-	h.serveCall(h.ctx, f)
-	if claimed.CompareAndSwap(false, true) {
-		takeOver.Stop()
-		return false
-	}
-	return true
 }
 
 // admit checks a call frame against what the run allows (admission).
