@@ -20,7 +20,7 @@ TSSDK_VERSION := 1.32.2
 TSSDK_DIR     := .tools/ts-sdk
 TSSDK_STAMP   := $(TSSDK_DIR)/.installed-$(TSSDK_VERSION)
 
-.PHONY: demo test bench fmt vet deps fuzz
+.PHONY: demo test bench bench-side-by-side fmt vet deps fuzz
 
 deps: $(EVERYTHING_BIN) $(NODE22_STAMP) $(CONFORMANCE_STAMP) $(TSSDK_STAMP)
 	$(GO) mod download
@@ -58,6 +58,10 @@ test: deps vet
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./...
+
+# The Exec benchmarks beside the warm Node anchor, three rounds in one sitting.
+bench-side-by-side: $(NODE22_STAMP)
+	NODE=$(CURDIR)/$(NODE22_DIR)/node_modules/node/bin/node bench/side-by-side.sh . 3
 
 fmt:
 	gofmt -w $$(git ls-files -co --exclude-standard '*.go')
