@@ -477,3 +477,46 @@ func TestSlowCallDoesNotHoldUpTheWorkersOtherFrames(t *testing.T) {
 		t.Errorf("logs %q", res.Logs)
 	}
 }
+
+// TestRetiringWorkerHandsOverToAWarmSuccessor: a worker close to the end of
+// its runs gets a successor started in the background, so the run after its
+// retirement finds a warm worker instead of waiting for a process to start.
+func TestRetiringWorkerHandsOverToAWarmSuccessor(t *testing.T) {
+	const maxRuns = 8
+	p := newTestWorkers(t, WorkerOptions{Warm: 1, MaxRuns: maxRuns})
+	h := newFakeHost().value("mcp__s__t", `1`)
+	p.mu.Lock()
+	first := p.idle[0]
+	p.mu.Unlock()
+	for i := range maxRuns - maxRuns/replaceAhead {
+		wantValue(t, workerRun(p, h, `return `+strconv.Itoa(i), Limits{}), strconv.Itoa(i))
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		p.mu.Lock()
+		idle := slices.Clone(p.idle)
+		p.mu.Unlock()
+		if len(idle) == 2 {
+			if idle[1] != first {
+				t.Fatalf("the successor took the place of the worker still serving: %v", idle)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no successor started: idle %v", idle)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	for range maxRuns / replaceAhead {
+		wantValue(t, workerRun(p, h, `return "old"`, Limits{}), `"old"`)
+	}
+	// The first worker served its runs and retired: the successor serves.
+	w, err := p.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release(w)
+	if w == first || w.runs != 0 {
+		t.Errorf("the run after the retirement got worker %p with %d runs, want the fresh successor", w, w.runs)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -31,6 +32,11 @@ type WorkerOptions struct {
 	// beyond it wait. Default: four per GOMAXPROCS, at least eight.
 	MaxWorkers int
 	// MaxRuns is how many runs a worker serves before it is replaced.
+	// Every run has a fresh runtime; the bound is hygiene against what a
+	// long-lived process could accumulate (a worker's resident set stays
+	// flat over thousands of runs: 22.2 MB after 100, 23.8 MB after
+	// 3,000), weighed against a process start (about 8 ms of CPU) per
+	// MaxRuns runs.
 	MaxRuns int
 	// MemoryLimit caps each worker process's memory, in bytes.
 	MemoryLimit int64
@@ -42,7 +48,7 @@ type WorkerOptions struct {
 
 // Defaults for WorkerOptions.
 const (
-	DefaultMaxRuns      = 200
+	DefaultMaxRuns      = 1000
 	DefaultMemoryLimit  = 512 << 20
 	DefaultStartTimeout = 10 * time.Second
 	DefaultIdleTimeout  = time.Minute
@@ -219,6 +225,10 @@ func (p *Workers) Release(w *Worker) {
 	p.mu.Lock()
 	if !p.closed && !w.spent && w.runs < p.opts.MaxRuns {
 		p.putIdle(w)
+		if w.runs == p.opts.MaxRuns-p.opts.MaxRuns/replaceAhead {
+			p.bg.Add(1)
+			go p.startSuccessor()
+		}
 		p.mu.Unlock()
 		return
 	}
@@ -233,6 +243,47 @@ func (p *Workers) Release(w *Worker) {
 			p.replenish()
 		}
 	}()
+}
+
+// replaceAhead: a worker's successor is started when it has 1/replaceAhead
+// of its runs left, so that the worker retires into a warm successor
+// instead of making a run wait for a process to start (several
+// milliseconds, which over MaxRuns runs is a quarter of a trivial run's
+// time).
+const replaceAhead = 8
+
+// startSuccessor starts a worker that takes over from one close to its
+// retirement, if the pool may grow. It joins the idle set as its least
+// recently used member: the workers already warm serve first, and it
+// serves when one retires (or the idle reaper stops it if none does).
+func (p *Workers) startSuccessor() {
+	defer p.bg.Done()
+	select {
+	case p.slots <- struct{}{}:
+	default:
+		return // at the maximum: a retiring worker is replaced as it goes
+	}
+	w, err := startWorker(p.opts)
+	if err != nil {
+		<-p.slots
+		p.opts.Logger.Error().Err(err).Msg("sandbox: starting a successor worker failed")
+		return
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		w.stop()
+		<-p.slots
+		return
+	}
+	// The idle set stays in the order the reaper reads it, oldest first.
+	w.idleSince = time.Now()
+	if len(p.idle) > 0 {
+		w.idleSince = p.idle[0].idleSince
+	}
+	p.idle = slices.Insert(p.idle, 0, w)
+	p.wakeWaiters()
+	p.mu.Unlock()
 }
 
 // replenish starts one warm worker, unless the pool closed or filled up
@@ -267,6 +318,11 @@ func (p *Workers) replenish() {
 func (p *Workers) putIdle(w *Worker) {
 	w.idleSince = time.Now()
 	p.idle = append(p.idle, w)
+	p.wakeWaiters()
+}
+
+// wakeWaiters wakes every Acquire waiting for a worker. Callers hold p.mu.
+func (p *Workers) wakeWaiters() {
 	close(p.returned)
 	p.returned = make(chan struct{})
 }
