@@ -258,16 +258,9 @@ const replaceAhead = 8
 // serves when one retires (or the idle reaper stops it if none does).
 func (p *Workers) startSuccessor() {
 	defer p.bg.Done()
-	select {
-	case p.slots <- struct{}{}:
-	default:
+	w := p.startInSlot("starting a successor worker")
+	if w == nil {
 		return // at the maximum: a retiring worker is replaced as it goes
-	}
-	w, err := startWorker(p.opts)
-	if err != nil {
-		<-p.slots
-		p.opts.Logger.Error().Err(err).Msg("sandbox: starting a successor worker failed")
-		return
 	}
 	p.mu.Lock()
 	if p.closed {
@@ -286,19 +279,30 @@ func (p *Workers) startSuccessor() {
 	p.mu.Unlock()
 }
 
-// replenish starts one warm worker, unless the pool closed or filled up
-// meanwhile.
-func (p *Workers) replenish() {
+// startInSlot starts a worker in a free slot of the pool, without waiting
+// for one; nil when the pool is at its maximum or the start failed (logged
+// as doing what).
+func (p *Workers) startInSlot(doing string) *Worker {
 	select {
 	case p.slots <- struct{}{}:
 	default:
-		return // the pool is at its maximum: busy workers will come back
+		return nil
 	}
 	w, err := startWorker(p.opts)
 	if err != nil {
 		<-p.slots
-		p.opts.Logger.Error().Err(err).Msg("sandbox: replacing a worker failed")
-		return
+		p.opts.Logger.Error().Err(err).Msg("sandbox: " + doing + " failed")
+		return nil
+	}
+	return w
+}
+
+// replenish starts one warm worker, unless the pool closed or filled up
+// meanwhile.
+func (p *Workers) replenish() {
+	w := p.startInSlot("replacing a worker")
+	if w == nil {
+		return // the pool is at its maximum: busy workers will come back
 	}
 	p.mu.Lock()
 	if p.closed || len(p.idle) >= p.opts.Warm {
