@@ -37,4 +37,14 @@
 // say); such a goroutine finishes in the background. Scripts from untrusted
 // sources should therefore run in a worker process, where the same deadline
 // kills the process instead.
+//
+// A worker process speaks a framed protocol over a pair of pipes (see
+// protocol.go and codec.go): the frames of a nested call are a few binary
+// fields around the arguments' or value's JSON, the once-per-run frames are
+// JSON. In a worker, host answers do not come back on goroutines of their
+// own: the run's loop, while the script waits, sleeps in poll(2) on the pipe
+// and reads the answer itself, which saves the thread wake-ups a hand-off
+// costs (see hostframes.go). On the host's side, a synchronous Host's call
+// runs on the connection's reader and hands the reading on only when the
+// call is slow (see inline.go).
 package sandbox
