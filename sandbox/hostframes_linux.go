@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"golang.org/x/sys/unix"
+	"syscall"
+	"unsafe"
 )
 
 // fdFrames is hostFrames for a worker process on Linux: the goroutine that
@@ -26,32 +26,25 @@ type fdFrames struct {
 // frame is read.
 func processConn(in, out *os.File, hostGone func()) (*conn, hostFrames, error) {
 	fd := int(in.Fd())
-	if err := unix.SetNonblock(fd, false); err != nil {
+	if err := syscall.SetNonblock(fd, false); err != nil {
 		return nil, nil, fmt.Errorf("protocol pipe: %w", err)
 	}
-	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
-	if err != nil {
-		return nil, nil, fmt.Errorf("eventfd: %w", err)
+	wake, _, errno := syscall.Syscall(syscall.SYS_EVENTFD2, 0, syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	if errno != 0 {
+		return nil, nil, fmt.Errorf("eventfd: %w", errno)
 	}
 	go watchHangUp(fd, hostGone)
 	c := newConn(blockingReader(fd), out)
-	return c, &fdFrames{c: c, file: in, in: fd, wakeFD: wake}, nil
+	return c, &fdFrames{c: c, file: in, in: fd, wakeFD: int(wake)}, nil
 }
 
 // watchHangUp calls hostGone when the host's end of the pipe is closed.
 // Asking poll(2) for no event still reports a hang-up, and never the data
 // the run's loop reads.
 func watchHangUp(fd int, hostGone func()) {
-	fds := []unix.PollFd{{Fd: int32(fd)}}
-	for {
-		_, err := unix.Poll(fds, -1)
-		if err == nil && fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0 {
-			hostGone()
-			return
-		}
-		if err != nil && !errors.Is(err, unix.EINTR) {
-			return
-		}
+	fds := []pollFD{{fd: int32(fd)}}
+	if err := poll(fds); err == nil && fds[0].revents&(pollHangUp|pollError|pollInvalid) != 0 {
+		hostGone()
 	}
 }
 
@@ -82,36 +75,59 @@ func (in *fdFrames) waitWake() {
 // poll waits until the pipe is readable (when withPipe) or wake was called,
 // and consumes the wake-up.
 func (in *fdFrames) poll(withPipe bool) (readable, woken bool, err error) {
-	fds := []unix.PollFd{{Fd: int32(in.wakeFD), Events: unix.POLLIN}, {Fd: int32(in.in), Events: unix.POLLIN}}
+	fds := []pollFD{{fd: int32(in.wakeFD), events: pollIn}, {fd: int32(in.in), events: pollIn}}
 	if !withPipe {
 		fds = fds[:1]
 	}
-	for {
-		_, err := unix.Poll(fds, -1)
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			return false, false, err
-		}
-		break
+	if err := poll(fds); err != nil {
+		return false, false, err
 	}
-	if fds[0].Revents&unix.POLLIN != 0 {
+	if fds[0].revents&pollIn != 0 {
 		var count [8]byte
-		_, _ = unix.Read(in.wakeFD, count[:])
+		_, _ = syscall.Read(in.wakeFD, count[:])
 		woken = true
 	}
 	// A hang-up counts as readable: the read then ends the connection.
-	readable = withPipe && fds[1].Revents != 0
+	readable = withPipe && fds[1].revents != 0
 	return readable, woken, nil
 }
 
 func (in *fdFrames) wake() {
 	one := [8]byte{1}
-	_, _ = unix.Write(in.wakeFD, one[:])
+	_, _ = syscall.Write(in.wakeFD, one[:])
 }
 
-func (in *fdFrames) close() { _ = unix.Close(in.wakeFD) }
+func (in *fdFrames) close() { _ = syscall.Close(in.wakeFD) }
+
+// pollFD is struct pollfd of poll(2).
+type pollFD struct {
+	fd      int32
+	events  int16
+	revents int16
+}
+
+const (
+	pollIn      = 0x1
+	pollError   = 0x8
+	pollHangUp  = 0x10
+	pollInvalid = 0x20
+)
+
+// poll waits, without a timeout, until one of fds has an event (ppoll(2),
+// which every Linux architecture has).
+func poll(fds []pollFD) error {
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), 0, 0, 0, 0)
+		switch errno {
+		case 0:
+			return nil
+		case syscall.EINTR:
+			continue
+		default:
+			return errno
+		}
+	}
+}
 
 // blockingReader reads a file descriptor in blocking mode with plain read
 // calls, outside the runtime's netpoller.
@@ -119,9 +135,9 @@ type blockingReader int
 
 func (fd blockingReader) Read(p []byte) (int, error) {
 	for {
-		n, err := unix.Read(int(fd), p)
+		n, err := syscall.Read(int(fd), p)
 		switch {
-		case errors.Is(err, unix.EINTR):
+		case errors.Is(err, syscall.EINTR):
 			continue
 		case err != nil:
 			return 0, err
