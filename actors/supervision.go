@@ -37,3 +37,6 @@ func newSupervisor(name string, directive actor.Directive, logger zerolog.Logger
 func spawnSupervised(system *actor.ActorSystem, props *actor.Props, strategy actor.SupervisorStrategy) *actor.PID {
 	return supervise.Spawn(system, props, strategy)
 }
+
+// typeName names a message's type for logs.
+func typeName(message any) string { return supervise.TypeName(message) }

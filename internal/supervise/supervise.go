@@ -50,7 +50,7 @@ type supervisor struct {
 }
 
 func (s *supervisor) HandleFailure(system *actor.ActorSystem, sup actor.Supervisor, child *actor.PID, stats *actor.RestartStatistics, reason any, message any) {
-	s.logger.Error().Str("actor", s.name).Interface("panic", reason).Str("message", typeName(message)).
+	s.logger.Error().Str("actor", s.name).Interface("panic", reason).Str("message", TypeName(message)).
 		Msg("actor failed")
 	if env, ok := message.(*actor.MessageEnvelope); ok && env.Sender != nil {
 		system.Root.Send(env.Sender, &ask.Crashed{Reason: reason})
@@ -58,7 +58,8 @@ func (s *supervisor) HandleFailure(system *actor.ActorSystem, sup actor.Supervis
 	s.inner.HandleFailure(system, sup, child, stats, reason, message)
 }
 
-func typeName(message any) string {
+// TypeName names a message's type for logs, looking inside an envelope.
+func TypeName(message any) string {
 	if env, ok := message.(*actor.MessageEnvelope); ok {
 		message = env.Message
 	}
