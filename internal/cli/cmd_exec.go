@@ -101,23 +101,25 @@ func readScript(name string, r io.Reader) (string, error) {
 }
 
 // execPrompter answers permission questions as --ask says. Without --ask it
-// prompts when a person can answer on the terminal, and denies otherwise.
+// prompts when a person can answer on the terminal, and refuses otherwise.
+// A refusal tells the model, and the person on stderr, how to allow the
+// call.
 func execPrompter(f execFlags, c console) permissions.Prompter {
-	mode := f.ask
-	if mode == "" {
-		mode = askDeny
-		if c.stdinTerminal && f.script != "-" {
-			mode = askPrompt
-		}
-	}
-	switch mode {
+	switch f.ask {
 	case askAllow:
 		return fixedPrompter{answer: permissions.Answer{Kind: permissions.AllowOnce}}
 	case askPrompt:
 		return newLinePrompter(c.stdin, c.stderr, c.err)
-	default:
-		return nil // the library denies what no rule allows
+	case askDeny:
+		return refusingPrompter{out: c.stderr, style: c.err, why: "--ask deny", settings: f.settings}
 	}
+	if !c.stdinTerminal {
+		return refusingPrompter{out: c.stderr, style: c.err, why: "standard input is not a terminal", settings: f.settings}
+	}
+	if f.script == "-" {
+		return refusingPrompter{out: c.stderr, style: c.err, why: "standard input holds the script", settings: f.settings}
+	}
+	return newLinePrompter(c.stdin, c.stderr, c.err)
 }
 
 // execJSON is the --json output: one object on one line. The images the

@@ -102,6 +102,31 @@ func (p fixedPrompter) Ask(_ context.Context, q permissions.Question) (permissio
 	return p.answer, nil
 }
 
+// askAllowHint is how a refused call can be let through from the command
+// line; the refusal the model receives ends with it.
+const askAllowHint = "pass --ask allow"
+
+// refusingPrompter refuses every call no rule settles, as no one is there
+// to ask (--ask deny, or no terminal to ask on). The model is told how the
+// user can allow the call (an allow rule, or askAllowHint); the person is
+// told the same on out, with why no one was asked.
+type refusingPrompter struct {
+	out      io.Writer
+	style    style
+	why      string // why no one is asked: "--ask deny", ...
+	settings string // the settings file, "" when none was given
+}
+
+func (p refusingPrompter) Ask(_ context.Context, q permissions.Question) (permissions.Answer, error) {
+	where := "the settings file"
+	if p.settings != "" {
+		where = p.settings
+	}
+	fmt.Fprintf(p.out, "%s %s\n  %s\n", p.style.bad("✗"), p.style.bold(q.Tool+" refused: no rule allows it and no one is asked ("+p.why+")"),
+		p.style.dim(fmt.Sprintf("to allow it, %s, or add %q to permissions.allow in %s", askAllowHint, q.Tool, where)))
+	return permissions.Answer{Kind: permissions.Reject, Unattended: true, Reason: askAllowHint}, nil
+}
+
 // maxPreview bounds the argument preview shown in a question.
 const maxPreview = 200
 

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -38,6 +40,9 @@ type sessionConfig struct {
 // startSession starts a System for one command and waits until every server
 // has been tried once. Server trouble is logged as warnings on log.
 func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st style) (*session, error) {
+	if err := checkSettingsFile(cfg.pool.settings); err != nil {
+		return nil, err
+	}
 	servers, err := loadServers(cfg.pool.servers)
 	if err != nil {
 		return nil, err
@@ -103,6 +108,22 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 		return nil, fmt.Errorf("waiting for OAuth authorization: %w", err)
 	}
 	return s, nil
+}
+
+// checkSettingsFile reports a --settings path that does not exist. The
+// library reads a missing settings file as an empty one (it may be created
+// later, and is followed for edits), but a path the person typed is meant
+// to be read: a typo would otherwise run with no rules at all.
+func checkSettingsFile(path string) error {
+	if path == "" {
+		return nil
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("settings file %s does not exist (to start with no rules, create it containing {})", path)
+	} else if err != nil {
+		return fmt.Errorf("settings file: %w", err)
+	}
+	return nil
 }
 
 // close stops the System (every server and worker process) and removes the
