@@ -55,7 +55,15 @@
 // opener. Tokens are kept in mcpexec/oauth under the user's configuration
 // directory, or in --oauth-tokens DIR, and reused and refreshed next time.
 //
+// The commands wait for the servers to start (each within its connect
+// timeout; exec's --timeout shortens the wait), naming on stderr those still
+// starting after a second, and run without a server not up by then. When
+// exec, catalog or tools ends, the servers not connected are listed on
+// stderr with the reason. A --settings file must exist.
+//
 // Exit status: 0 on success, 1 when the script failed or the command could
-// not do its job, 2 for a bad command line, 130 when interrupted. Colours are
-// used only when the output is a terminal and NO_COLOR is not set.
+// not do its job, 2 for a bad command line, 3 when exec, catalog or tools
+// ran but one or more MCP servers were not connected (this wins over 1),
+// 130 when interrupted. Colours are used only when the output is a terminal
+// and NO_COLOR is not set.
 package main

@@ -38,7 +38,7 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 		}
 	}
 	f.limitFlags.options(&opts)
-	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts}, c.stderr, c.err)
+	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts, startWait: f.timeout}, c.stderr, c.err)
 	if err != nil {
 		return err
 	}
@@ -69,13 +69,13 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 	} else {
 		writeExecResult(c.stdout, c.out, res)
 	}
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		return ctx.Err()
+	case !res.OK:
+		return s.finish(ctx, errFailed{})
 	}
-	if !res.OK {
-		return errFailed{}
-	}
-	return nil
+	return s.finish(ctx, nil)
 }
 
 // readScript reads the script from a file, or from r for "-".

@@ -32,7 +32,7 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 	}
 	opts := mcpexec.Options{CatalogBudget: f.budget}
 	f.limitFlags.options(&opts)
-	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts, background: true}, c.stderr, c.err)
+	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts, background: true, startWait: f.timeout}, c.stderr, c.err)
 	if err != nil {
 		return err
 	}
