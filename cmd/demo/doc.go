@@ -26,9 +26,14 @@
 // {"ok", "text", "images", "summary", "calls"}. --ask answers permission
 // questions (default: prompt when standard input is a terminal, deny
 // otherwise); a prompt takes y (once), a (always: saved as a rule for the
-// leaf tool) or n followed by an optional reason; --ask allow also accepts
-// the forms servers ask the person to fill in (elicitation), with their
-// defaults. catalog prints the catalog
+// leaf tool) or n followed by an optional reason. A call refused under deny
+// says how to allow it (an allow rule, or --ask allow). The same goes for
+// the questions servers ask the person during a call (elicitation): on a
+// terminal a form is filled in field by field, each checked against its
+// type, choices, bounds and format, with the script's budget stopped
+// meanwhile; --ask allow accepts a form with its defaults when they
+// complete it; otherwise the question is declined with the reason on
+// stderr. catalog prints the catalog
 // message a model would find appended to a fresh conversation; tools prints
 // the tool declarations as JSON; serve serves the pool as one Exec tool to
 // MCP clients, like `mcpexec serve`; serve-mcp serves a built-in server over

@@ -24,7 +24,9 @@
 // unless another host is named; Host and Origin are checked against DNS
 // rebinding; the bearer token in $MCPEXEC_TOKEN, when set, is required). It
 // follows edits to both files. exec runs one script and prints the result
-// the model would receive; catalog prints the catalog and the servers'
+// the model would receive; it puts permission questions and the questions
+// servers ask during a call (elicitation forms) to the person on the
+// terminal, or answers them as --ask says; catalog prints the catalog and the servers'
 // instructions; tools prints tools[] as JSON.
 //
 // After a successful call of a tool that declares no output schema, the
