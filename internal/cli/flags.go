@@ -119,7 +119,7 @@ type limitFlags struct {
 }
 
 func addLimitFlags(fs *flag.FlagSet, f *limitFlags) {
-	fs.DurationVar(&f.timeout, "timeout", sandbox.DefaultTimeout, "wall-clock budget of a script run")
+	fs.DurationVar(&f.timeout, "timeout", sandbox.DefaultTimeout, "wall-clock budget of a script run; also bounds the wait for the servers to start")
 	fs.IntVar(&f.maxCalls, "max-calls", sandbox.DefaultMaxCalls, "cap on a script's nested calls")
 	fs.IntVar(&f.memoryMB, "memory-mb", sandbox.DefaultMemoryLimit>>20, "memory cap of a script's worker process, in MiB")
 }
