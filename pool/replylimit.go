@@ -59,15 +59,19 @@ type sseLimiter struct {
 	src   io.ReadCloser
 	limit int64
 
-	out bytes.Buffer // complete events, ready for Read
-	err error        // the source's error, returned once out is drained
-	buf []byte       // what is read from the source
+	out [][]byte // complete events, ready for Read
+	err error    // the source's error, returned once out is drained
+	buf []byte   // what is read from the source
 
-	event bytes.Buffer // the current event, while within the limit
-	size  int64        // the current event's size so far
+	// event holds the current event's pieces while it is within the
+	// limit: pieces, not one buffer, so that a large event is neither
+	// copied as it grows nor copied again on its way out.
+	event [][]byte
+	size  int64 // the current event's size so far
 	over  bool
 	ids   idScanner // the JSON-RPC id, from the event's data
-	data  bool      // the event has had a data line (the next one adds '\n')
+	// fedData: the scanner has had a data line (the next one adds '\n').
+	fedData bool
 	// eventID is the current event's id: field, kept for the replacement:
 	// the SDK resumes a stream from the last event id it saw.
 	eventID []byte
@@ -76,7 +80,7 @@ type sseLimiter struct {
 	lineLen   int
 	field     []byte // its field name, up to the colon (or the whole line)
 	inValue   bool   // past the colon
-	skipSpace bool   // the single space after the colon is not the value
+	skipSpace bool   // a space that comes next is not part of the value
 	value     []byte // an id: line's value
 	// afterCR: the last read ended on a '\r' line end; pendingEnd: that
 	// line was blank, so the event ends once its '\n' (if any) is read.
@@ -87,7 +91,7 @@ func (l *sseLimiter) Read(p []byte) (int, error) {
 	if l.buf == nil {
 		l.buf = make([]byte, readChunk)
 	}
-	for l.out.Len() == 0 && l.err == nil {
+	for len(l.out) == 0 && l.err == nil {
 		n, err := l.src.Read(l.buf)
 		l.process(l.buf[:n])
 		if err != nil {
@@ -98,14 +102,18 @@ func (l *sseLimiter) Read(p []byte) (int, error) {
 			// A stream that ends mid-event hands on what it had: the
 			// SDK decides what a truncated event means.
 			if !l.over {
-				l.out.Write(l.event.Bytes())
+				l.out = append(l.out, l.event...)
 			}
-			l.event.Reset()
+			l.event = l.event[:0]
 			l.err = err
 		}
 	}
-	if l.out.Len() > 0 {
-		return l.out.Read(p)
+	if len(l.out) > 0 {
+		n := copy(p, l.out[0])
+		if l.out[0] = l.out[0][n:]; len(l.out[0]) == 0 {
+			l.out[0], l.out = nil, l.out[1:]
+		}
+		return n, nil
 	}
 	return 0, l.err
 }
@@ -127,33 +135,33 @@ func (l *sseLimiter) process(b []byte) {
 			l.endEvent()
 		}
 	}
-	start := 0 // the first byte of b not yet added to the event
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c != '\n' && c != '\r' {
-			l.lineByte(c)
-			continue
+	for len(b) > 0 {
+		i := bytes.IndexAny(b, "\r\n")
+		if i < 0 {
+			l.linePart(b)
+			l.keep(b)
+			return
 		}
+		l.linePart(b[:i])
 		end := i + 1
-		if c == '\r' && i+1 < len(b) && b[i+1] == '\n' {
-			end = i + 2
+		if b[i] == '\r' && end < len(b) && b[end] == '\n' {
+			end++
 		}
-		l.keep(b[start:end])
-		start, i = end, end-1
-		if c == '\r' && end == len(b) {
+		l.keep(b[:end])
+		if b[i] == '\r' && end == len(b) {
 			// Whether a '\n' follows is for the next read to say.
 			l.afterCR, l.pendingEnd = true, l.lineLen == 0
 			if l.pendingEnd {
 				return
 			}
 		}
+		b = b[end:]
 		if l.lineLen == 0 {
 			l.endEvent()
 		} else {
 			l.endLine()
 		}
 	}
-	l.keep(b[start:])
 }
 
 // keep adds raw bytes to the current event, until it is over the limit.
@@ -164,40 +172,40 @@ func (l *sseLimiter) keep(b []byte) {
 	}
 	if l.size > l.limit {
 		l.over = true
-		l.event = bytes.Buffer{} // let the memory go
+		l.event = nil // let the memory go
 		return
 	}
-	l.event.Write(b)
+	l.event = append(l.event, bytes.Clone(b))
 }
 
-// lineByte takes one byte of a line (not its end).
-func (l *sseLimiter) lineByte(c byte) {
-	l.lineLen++
-	switch {
-	case !l.inValue && c == ':':
-		l.inValue, l.skipSpace = true, true
+// linePart takes a piece of the current line (not its end): its field
+// name, an id: line's value, and a data line's value for the id scanner
+// (which must have seen the whole event by the time it is over the limit).
+func (l *sseLimiter) linePart(b []byte) {
+	l.lineLen += len(b)
+	if !l.inValue {
+		name, value, colon := bytes.Cut(b, []byte(":"))
+		l.field = append(l.field, name[:min(len(name), max(0, 8-len(l.field)))]...)
+		if !colon {
+			return
+		}
+		b, l.inValue, l.skipSpace = value, true, true
 		if string(l.field) == "data" {
-			if l.data {
+			if l.fedData {
 				l.ids.feed([]byte{'\n'}) // data lines join with a newline
 			}
-			l.data = true
+			l.fedData = true
 		}
-	case !l.inValue:
-		if len(l.field) < 8 {
-			l.field = append(l.field, c)
-		}
-	case l.skipSpace && c == ' ':
-		l.skipSpace = false
-	default:
-		l.skipSpace = false
-		switch string(l.field) {
-		case "data":
-			l.ids.feed([]byte{c})
-		case "id":
-			if len(l.value) < maxEventIDBytes {
-				l.value = append(l.value, c)
-			}
-		}
+	}
+	if l.skipSpace && len(b) > 0 {
+		// One space after the colon is not part of the value.
+		b, l.skipSpace = bytes.TrimPrefix(b, []byte(" ")), false
+	}
+	switch string(l.field) {
+	case "data":
+		l.ids.feed(b)
+	case "id":
+		l.value = append(l.value, b[:min(len(b), max(0, maxEventIDBytes-len(l.value)))]...)
 	}
 }
 
@@ -213,28 +221,27 @@ func (l *sseLimiter) endLine() {
 // replacement does.
 func (l *sseLimiter) endEvent() {
 	switch {
-	case !l.over && l.out.Len() == 0:
-		// Hand the event over rather than copy it: it may be large.
-		l.out, l.event = l.event, l.out
 	case !l.over:
-		l.out.Write(l.event.Bytes())
+		l.out = append(l.out, l.event...)
 	default:
+		var r bytes.Buffer
 		if len(l.eventID) > 0 {
-			l.out.WriteString("id: ")
-			l.out.Write(l.eventID)
-			l.out.WriteString("\n")
+			r.WriteString("id: ")
+			r.Write(l.eventID)
+			r.WriteString("\n")
 		}
 		// Without an id (a notification), an event with no data: the
 		// SDK passes over it.
 		if id, ok := l.ids.value(); ok {
-			l.out.WriteString("data: ")
-			l.out.Write(bytes.TrimSpace(tooLarge(id, l.size)))
-			l.out.WriteString("\n")
+			r.WriteString("data: ")
+			r.Write(bytes.TrimSpace(tooLarge(id, l.size)))
+			r.WriteString("\n")
 		}
-		l.out.WriteString("\n")
+		r.WriteString("\n")
+		l.out = append(l.out, r.Bytes())
 	}
-	l.event.Reset()
-	l.size, l.over, l.ids, l.data, l.eventID = 0, false, idScanner{}, false, l.eventID[:0]
+	l.event = l.event[:0]
+	l.size, l.over, l.ids, l.fedData, l.eventID = 0, false, idScanner{}, false, l.eventID[:0]
 	l.lineLen, l.field, l.inValue, l.skipSpace, l.value = 0, l.field[:0], false, false, l.value[:0]
 }
 

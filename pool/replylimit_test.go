@@ -78,3 +78,27 @@ func TestJSONLimiterAnswersABodyOverTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSSELimiter reads a 16 MB event through the limiter, beside the
+// same stream read plainly: the limiter looks at every byte.
+func BenchmarkSSELimiter(b *testing.B) {
+	event := "id: 1\ndata: " + `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"` + strings.Repeat("x", 16<<20) + `"}]}}` + "\n\n"
+	for _, limited := range []bool{false, true} {
+		name := "plain"
+		if limited {
+			name = "limited"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(event)))
+			for b.Loop() {
+				var r io.Reader = struct{ io.Reader }{strings.NewReader(event)} // read as a body is, a chunk at a time
+				if limited {
+					r = &sseLimiter{src: io.NopCloser(r), limit: DefaultMaxReplyBytes}
+				}
+				if _, err := io.Copy(io.Discard, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
