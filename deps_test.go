@@ -10,7 +10,9 @@ import (
 // engine, the actor system, the MCP SDK, logging, comparisons in tests, file
 // watching, regexp2, goja's own backtracking engine, which the sandbox
 // configures to bound regular-expression matches, and golang.org/x/oauth2,
-// whose token types are the API of the MCP SDK's auth package.
+// whose token types are the API of the MCP SDK's auth package, and gRPC and
+// protobuf, the transport and message format of protoactor's remote, which
+// carries runs to sandbox nodes (TLS credentials, generated messages).
 var chosenDependencies = map[string]bool{
 	"github.com/dop251/goja":                 true,
 	"github.com/asynkron/protoactor-go":      true,
@@ -20,6 +22,8 @@ var chosenDependencies = map[string]bool{
 	"github.com/fsnotify/fsnotify":           true,
 	"github.com/dlclark/regexp2/v2":          true,
 	"golang.org/x/oauth2":                    true,
+	"google.golang.org/grpc":                 true,
+	"google.golang.org/protobuf":             true,
 }
 
 // Proves NFR-1: no dependency beyond the chosen set.

@@ -32,6 +32,9 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 	}
 	opts := mcpexec.Options{CatalogBudget: f.budget}
 	f.limitFlags.options(&opts)
+	if err := f.nodes.options(&opts); err != nil {
+		return err
+	}
 	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts, background: true, startWait: f.timeout}, c.stderr, c.err)
 	if err != nil {
 		return err
