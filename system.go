@@ -9,6 +9,7 @@ import (
 	"github.com/mcpexec/mcpexec/catalog"
 	"github.com/mcpexec/mcpexec/declare"
 	"github.com/mcpexec/mcpexec/exectool"
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
@@ -178,13 +179,18 @@ func (s *System) CallFlat(ctx context.Context, name string, args json.RawMessage
 }
 
 // ExecResult is the outcome of an Exec call: the result handed to the model
-// (Text and Images) and the summary shown to the person.
+// (Text and Images), the summary shown to the person, and the audit of its
+// nested calls for the host (never model input).
 type ExecResult struct {
 	OK      bool
 	Text    string
 	Images  []sandbox.Image
 	Summary string
 	Calls   []string
+	// Audit lists the nested calls that reached the funnel (at most
+	// exectool.MaxAuditCalls; the rest are counted): tool, outcome,
+	// duration and bytes returned.
+	Audit exectool.Audit
 }
 
 // Exec runs an Exec call for the main agent; see ExecFor.
@@ -197,7 +203,11 @@ func (s *System) Exec(ctx context.Context, args json.RawMessage, onProgress func
 // (CONV-7). onProgress, if set, receives the live summary after every nested
 // call (SUM-4). It always returns a result: argument errors, a denied Exec, a
 // missing MCP manager and every way a script can fail are failure results.
-func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.RawMessage, onProgress func(summary string)) ExecResult {
+// With a TracerProvider, the call is a span, a child of ctx's.
+func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.RawMessage, onProgress func(summary string)) (res ExecResult) {
+	ctx, span := s.telemetry.StartExec(ctx)
+	outcome := outcomeRefused
+	defer func() { span.End(outcome, len(res.Calls)) }()
 	code, err := exectool.ParseArguments(args)
 	if err != nil {
 		return failed(err.Error())
@@ -215,18 +225,25 @@ func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.Raw
 	}
 	v, err := s.broadcaster.View(s.snapshot(), opts.agent())
 	if err != nil {
-		s.logger.Error().Err(err).Msg("mcpexec: Exec not run")
+		s.logger.Error().Ctx(ctx).Err(err).Msg("mcpexec: Exec not run")
 		return failed(msgNotPrepared)
 	}
+	logger := telemetry.Logger(ctx, s.logger)
+	audit := &exectool.AuditLog{}
 	req := actors.ExecRequest{Script: sandbox.Request{
-		Code: code, Tools: v.ToolSet, Host: execHost{s: s, view: v, caller: ctx}, OnLog: consoleFrom(ctx), Limits: s.limits, Logger: &s.logger,
-	}}
+		Code: code, Tools: v.ToolSet, Host: execHost{s: s, view: v, caller: ctx}, OnLog: consoleFrom(ctx), Limits: s.limits, Logger: &logger,
+	}, Telemetry: s.telemetry, Audit: audit}
 	if onProgress != nil {
 		req.OnProgress = func(calls []string) { onProgress(exectool.Summary(calls, false)) }
 	}
-	res := s.execs.Run(ctx, req)
-	return ExecResult{OK: res.OK, Text: res.Text, Images: res.Images, Summary: exectool.Summary(res.Calls, !res.OK), Calls: res.Calls}
+	run := s.execs.Run(ctx, req)
+	outcome = run.Outcome()
+	return ExecResult{OK: run.OK, Text: run.Text, Images: run.Images, Summary: exectool.Summary(run.Calls, !run.OK), Calls: run.Calls, Audit: audit.Audit()}
 }
+
+// outcomeRefused is an Exec call that did not run: bad arguments, Exec
+// denied or off, no MCP manager.
+const outcomeRefused = "refused"
 
 func failed(text string) ExecResult {
 	return ExecResult{Text: text, Summary: exectool.Summary(nil, true)}

@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpexec/mcpexec/exectool"
+	"github.com/mcpexec/mcpexec/internal/telemetry"
+	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
@@ -45,6 +49,11 @@ type ExecRequest struct {
 	// OnProgress, if set, receives the nested calls made so far after every
 	// new one, on the exec actor's goroutine. A panic in it fails the call.
 	OnProgress func(calls []string)
+	// Telemetry traces the run and its nested calls (children of the span
+	// in Run's ctx) and measures them; nil: none.
+	Telemetry *telemetry.Telemetry
+	// Audit, if set, collects the nested calls for the call audit.
+	Audit *exectool.AuditLog
 }
 
 // Run executes one Exec call and returns its Result once every actor of the
@@ -88,10 +97,11 @@ func (a *execActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
 		script := a.req.Script
-		a.route = &execRoute{system: c.ActorSystem(), exec: c.Self(), funnel: script.Host, pending: map[*sandbox.Call]struct{}{}}
+		a.route = &execRoute{system: c.ActorSystem(), exec: c.Self(), funnel: script.Host, pending: map[*sandbox.Call]struct{}{},
+			telemetry: a.req.Telemetry, audit: a.req.Audit}
 		script.Host = a.route
 		c.Spawn(actor.PropsFromProducer(func() actor.Actor {
-			return &sandboxActor{ctx: a.ctx, req: script, workers: a.workers}
+			return &sandboxActor{ctx: a.ctx, req: script, workers: a.workers, telemetry: a.req.Telemetry}
 		}))
 	case *callMade:
 		a.calls = append(a.calls, m.name)
@@ -158,6 +168,9 @@ type execRoute struct {
 	exec   *actor.PID
 	funnel sandbox.Host
 
+	telemetry *telemetry.Telemetry
+	audit     *exectool.AuditLog
+
 	mu      sync.Mutex
 	runCtx  context.Context // whose end fails the pending calls
 	pending map[*sandbox.Call]struct{}
@@ -181,17 +194,29 @@ func (r *execRoute) run(call *sandbox.Call, logger zerolog.Logger) {
 		res sandbox.CallResult
 		err error
 	)
+	tool := call.Name
+	if call.Search {
+		tool = exectool.SearchTool
+	}
+	start := time.Now()
+	slot := r.audit.Begin(tool)
+	ctx, span := r.telemetry.StartCall(r.runContext(), tool, call.Args)
 	defer func() {
 		if p := recover(); p != nil {
-			logger.Error().Str("tool", call.Name).Interface("panic", p).Msg("exec: nested call panicked")
+			logger.Error().Ctx(ctx).Str("tool", call.Name).Interface("panic", p).Msg("exec: nested call panicked")
 			res, err = sandbox.CallResult{}, errNestedCallPanicked
 		}
 		r.mu.Lock()
 		delete(r.pending, call)
 		r.mu.Unlock()
 		call.Answer(res, err)
+		outcome, size := pool.Outcome(err), 0
+		if err == nil {
+			size = res.Size()
+		}
+		span.End(outcome, size)
+		r.audit.Finish(slot, outcome, time.Since(start), size)
 	}()
-	ctx := r.runContext()
 	switch {
 	case r.funnel == nil:
 		err = errNoFunnel
@@ -233,9 +258,10 @@ func (r *execRoute) Search(ctx context.Context, args json.RawMessage) (json.RawM
 // goroutine of its own so the actor stays responsive; a panic there is
 // brought back into Receive and escalated to the supervisor.
 type sandboxActor struct {
-	ctx     context.Context
-	req     sandbox.Request
-	workers WorkerSource
+	ctx       context.Context
+	req       sandbox.Request
+	workers   WorkerSource
+	telemetry *telemetry.Telemetry
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -284,11 +310,14 @@ func (a *sandboxActor) start(c actor.Context) {
 	}()
 }
 
-func (a *sandboxActor) run(ctx context.Context, req sandbox.Request) sandbox.Result {
+func (a *sandboxActor) run(ctx context.Context, req sandbox.Request) (res sandbox.Result) {
+	ctx, span := a.telemetry.StartRun(ctx)
+	defer func() { span.End(res.Outcome()) }()
 	w, err := a.workers.Acquire(ctx)
 	if err != nil {
 		return sandbox.UnavailableResult(ctx)
 	}
 	defer a.workers.Release(w)
+	span.Acquired(w.Runs() > 0)
 	return w.Run(ctx, req)
 }

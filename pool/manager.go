@@ -18,6 +18,8 @@ import (
 	"github.com/mcpexec/mcpexec/internal/slogzero"
 	"github.com/mcpexec/mcpexec/oauth"
 	"github.com/mcpexec/mcpexec/toolpool"
+
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 )
 
 // Options configures a Manager. The zero value works.
@@ -71,6 +73,11 @@ type Options struct {
 	// went away while no call is made; a stdio server that hangs is found
 	// the same way. A failed call triggers a ping at once in any case.
 	PingInterval time.Duration
+	// Telemetry traces every MCP request made on behalf of a traced call
+	// (a CLIENT span, its context sent to the server in params._meta and,
+	// over HTTP, the traceparent header) and measures every request; nil:
+	// none.
+	Telemetry *telemetry.Telemetry
 
 	ownHTTP bool // HTTPClient was made by withDefaults
 }

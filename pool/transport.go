@@ -28,11 +28,11 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wir
 		return tapTransport{Transport: &stdioTransport{cfg: cfg, grace: opts.StopGrace, log: opts.Logger}, tap: tap}, nil
 	case cfg.Type == "sse":
 		client := *httpClient(opts.HTTPClient, cfg.Headers)
-		client.Transport = watchRoundTripper{next: orDefault(client.Transport), broken: broken}
+		client.Transport = traced(opts, watchRoundTripper{next: orDefault(client.Transport), broken: broken})
 		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: &client}, nil
 	default:
 		client := *httpClient(opts.HTTPClient, cfg.Headers)
-		client.Transport = tapRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, tap: tap}
+		client.Transport = traced(opts, tapRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, tap: tap})
 		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, OAuthHandler: authz, MaxEventSize: cfg.maxReplyBytes()}, nil
 	}
 }

@@ -1,0 +1,219 @@
+package mcpexec_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/mcpexec/mcpexec"
+	"github.com/mcpexec/mcpexec/internal/testkit"
+	"github.com/mcpexec/mcpexec/internal/testservers"
+	"github.com/mcpexec/mcpexec/pool"
+	"github.com/mcpexec/mcpexec/sandbox"
+)
+
+// traced is a System whose spans and metrics are kept in memory.
+type traced struct {
+	sys     *mcpexec.System
+	spans   *tracetest.SpanRecorder
+	tracer  trace.Tracer
+	metrics *sdkmetric.ManualReader
+}
+
+func startTraced(t *testing.T, settings string, limits sandbox.Limits, servers ...pool.ServerConfig) *traced {
+	t.Helper()
+	before := runtime.NumGoroutine()
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(path, []byte(settings), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr := &traced{spans: tracetest.NewSpanRecorder(), metrics: sdkmetric.NewManualReader()}
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(tr.spans))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(tr.metrics))
+	tr.tracer = tp.Tracer("test")
+	sys, err := mcpexec.Start(context.Background(), mcpexec.Options{
+		Servers: servers, SettingsPath: path, Limits: limits,
+		Workers:        sandbox.WorkerOptions{Warm: 1},
+		TracerProvider: tp, MeterProvider: mp,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.sys = sys
+	t.Cleanup(func() {
+		if err := sys.Close(); err != nil {
+			t.Error(err)
+		}
+		_ = tp.Shutdown(context.Background())
+		_ = mp.Shutdown(context.Background())
+		testkit.CheckGoroutines(t, before)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := sys.WaitReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// exec runs code under a parent span of the test's and returns the result
+// and that span's context.
+func (tr *traced) exec(t *testing.T, code string) (mcpexec.ExecResult, trace.SpanContext) {
+	t.Helper()
+	ctx, parent := tr.tracer.Start(context.Background(), "host request")
+	args, _ := json.Marshal(map[string]string{"code": code})
+	res := tr.sys.Exec(ctx, args, nil)
+	parent.End()
+	return res, parent.SpanContext()
+}
+
+// spanTree indexes ended spans by name and by parent.
+type spanTree struct {
+	all      []sdktrace.ReadOnlySpan
+	children map[trace.SpanID][]sdktrace.ReadOnlySpan
+}
+
+func treeOf(spans []sdktrace.ReadOnlySpan) spanTree {
+	st := spanTree{all: spans, children: map[trace.SpanID][]sdktrace.ReadOnlySpan{}}
+	for _, s := range spans {
+		st.children[s.Parent().SpanID()] = append(st.children[s.Parent().SpanID()], s)
+	}
+	return st
+}
+
+// only returns the one child of parent named name.
+func (st spanTree) only(t *testing.T, parent trace.SpanContext, name string) sdktrace.ReadOnlySpan {
+	t.Helper()
+	found := st.named(parent, name)
+	if len(found) != 1 {
+		var names []string
+		for _, s := range st.children[parent.SpanID()] {
+			names = append(names, s.Name())
+		}
+		t.Fatalf("children of %s named %q: %d, want 1 (children: %v)", parent.SpanID(), name, len(found), names)
+	}
+	return found[0]
+}
+
+func (st spanTree) named(parent trace.SpanContext, name string) []sdktrace.ReadOnlySpan {
+	var out []sdktrace.ReadOnlySpan
+	for _, s := range st.children[parent.SpanID()] {
+		if s.Name() == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func attr(s sdktrace.ReadOnlySpan, key string) string {
+	for _, kv := range s.Attributes() {
+		if string(kv.Key) == key {
+			return kv.Value.Emit()
+		}
+	}
+	return ""
+}
+
+// Every Exec call is a span under the host's, with the run, each nested
+// call and each MCP request below it; the result carries the call audit.
+func TestTelemetrySpansAndAuditOfAnExec(t *testing.T) {
+	tr := startTraced(t, allowAll, sandbox.Limits{Timeout: 10 * time.Second},
+		pool.ServerConfig{Name: "b", Dial: testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))})
+	res, host := tr.exec(t, `
+		const a = await tools.mcp__b__echo({ secret: "do-not-trace" });
+		const s = await tools.mcp__b__structured({});
+		try { await tools.mcp__b__fail({}); } catch (e) {}
+		return s.count;`)
+	if !res.OK {
+		t.Fatalf("exec failed: %s", res.Text)
+	}
+	st := treeOf(tr.spans.Ended())
+	exec := st.only(t, host, "execute_tool Exec")
+	if got := attr(exec, "gen_ai.operation.name"); got != "execute_tool" {
+		t.Errorf("Exec gen_ai.operation.name = %q", got)
+	}
+	if got := attr(exec, "mcpexec.exec.outcome"); got != "ok" {
+		t.Errorf("Exec outcome = %q", got)
+	}
+	run := st.only(t, exec.SpanContext(), "mcpexec.sandbox.run")
+	for _, tool := range []string{"echo", "structured", "fail"} {
+		call := st.only(t, run.SpanContext(), "execute_tool mcp__b__"+tool)
+		req := st.only(t, call.SpanContext(), "tools/call "+tool)
+		if req.SpanKind() != trace.SpanKindClient || attr(req, "mcp.method.name") != "tools/call" || attr(req, "gen_ai.tool.name") != tool {
+			t.Errorf("MCP request span %s: kind %v, attributes %v", req.Name(), req.SpanKind(), req.Attributes())
+		}
+		if len(call.Events()) == 0 || call.Events()[0].Name != "permission" {
+			t.Errorf("call %s has no permission event: %v", tool, call.Events())
+		}
+	}
+	failedCall := st.only(t, run.SpanContext(), "execute_tool mcp__b__fail")
+	if failedCall.Status().Code != codes.Error || attr(failedCall, "error.type") != "tool_error" {
+		t.Errorf("failed call status %v, error.type %q", failedCall.Status(), attr(failedCall, "error.type"))
+	}
+	for _, s := range st.all {
+		for _, kv := range s.Attributes() {
+			if strings.Contains(kv.Value.Emit(), "do-not-trace") {
+				t.Errorf("span %s carries an argument value in %s", s.Name(), kv.Key)
+			}
+		}
+	}
+
+	want := []string{"mcp__b__echo", "mcp__b__structured", "mcp__b__fail"}
+	outcomes := []string{"ok", "ok", "tool_error"}
+	if len(res.Audit.Calls) != len(want) {
+		t.Fatalf("audit = %+v", res.Audit)
+	}
+	for i, c := range res.Audit.Calls {
+		if c.Tool != want[i] || c.Outcome != outcomes[i] || c.Duration <= 0 {
+			t.Errorf("audit[%d] = %+v, want %s %s", i, c, want[i], outcomes[i])
+		}
+	}
+	if res.Audit.Calls[1].Bytes == 0 || res.Audit.Calls[2].Bytes != 0 {
+		t.Errorf("audit bytes: %+v", res.Audit.Calls)
+	}
+
+	var rm metricdata.ResourceMetrics
+	if err := tr.metrics.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	if n := histogramCount(rm, "mcpexec.exec.duration", "mcpexec.exec.outcome", "ok"); n != 1 {
+		t.Errorf("mcpexec.exec.duration{outcome=ok} count = %d, want 1", n)
+	}
+	if n := histogramCount(rm, "mcpexec.call.duration", "mcpexec.call.outcome", "tool_error"); n != 1 {
+		t.Errorf("mcpexec.call.duration{outcome=tool_error} count = %d, want 1", n)
+	}
+}
+
+// histogramCount sums the counts of the data points of histogram name whose
+// attribute key has value.
+func histogramCount(rm metricdata.ResourceMetrics, name, key, value string) uint64 {
+	var n uint64
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name != name {
+				continue
+			}
+			if h, ok := m.Data.(metricdata.Histogram[float64]); ok {
+				for _, dp := range h.DataPoints {
+					if v, ok := dp.Attributes.Value(attribute.Key(key)); ok && v.Emit() == value {
+						n += dp.Count
+					}
+				}
+			}
+		}
+	}
+	return n
+}
