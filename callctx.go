@@ -62,18 +62,3 @@ func consoleFrom(ctx context.Context) func(string) {
 func WithServerProgress(ctx context.Context, onProgress func(pool.Progress)) context.Context {
 	return pool.WithProgress(ctx, onProgress)
 }
-
-// withValuesOf is a context whose values not found in it are looked up in
-// values: a nested call keeps its own context (and cancellation) and takes
-// the per-call values of the Exec call that made it.
-type withValuesOf struct {
-	context.Context
-	values context.Context
-}
-
-func (c withValuesOf) Value(key any) any {
-	if v := c.Context.Value(key); v != nil {
-		return v
-	}
-	return c.values.Value(key)
-}

@@ -96,7 +96,6 @@ type Options struct {
 // permission gate and Exec actors, and the sandbox workers.
 type System struct {
 	logger   zerolog.Logger
-	limits   sandbox.Limits
 	system   *actor.ActorSystem
 	config   permissions.RuleStore
 	settings *hotreload.Service // the config actor (in memory without a settings file)
@@ -109,9 +108,11 @@ type System struct {
 	elicitor    elicit.Elicitor
 	pool        *actors.Pool // nil without an MCP manager
 	workers     *sandbox.Workers
-	execs       *actors.Execs
 	budget      int
 	broadcaster *actors.Broadcaster
+	// funnel runs the calls: flat ones, and Exec calls on their exec
+	// actors, whose nested calls it takes through the gate and the pool.
+	funnel *actors.Funnel
 	// shapes keeps what tools were observed to return; nil when learning
 	// is off.
 	shapes *shapes.Store
@@ -148,7 +149,6 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	s := &System{
 		telemetry: tel,
 		logger:    logger,
-		limits:    opts.Limits,
 		system:    actorlog.NewSystem(logger),
 		budget:    opts.CatalogBudget,
 		oauth:     &oauth.Options{Authorizer: opts.Authorizer, Store: opts.OAuthStore},
@@ -193,7 +193,6 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	if s.workers, err = sandbox.NewWorkers(workerOpts); err != nil {
 		return nil, err
 	}
-	s.execs = actors.NewExecs(s.system, s.workers, logger)
 	if servers != nil {
 		if err := s.startPool(servers); err != nil {
 			return nil, err
@@ -205,6 +204,13 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 		bopts.Observed = s.observedNote
 	}
 	s.broadcaster = actors.StartBroadcaster(s.system, bopts)
+	s.funnel = &actors.Funnel{
+		Execs: actors.NewExecs(s.system, s.workers, logger), Gate: s.gate, Pool: s.pool,
+		Broadcaster: s.broadcaster, Settings: s.config, Limits: opts.Limits, Logger: logger, Telemetry: tel,
+	}
+	if s.shapes != nil {
+		s.funnel.Observe = s.observe
+	}
 	if opts.ServersFile != "" {
 		if err := s.watchServersFile(opts); err != nil {
 			return nil, err

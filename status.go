@@ -1,6 +1,10 @@
 package mcpexec
 
-import "github.com/mcpexec/mcpexec/pool"
+import (
+	"context"
+
+	"github.com/mcpexec/mcpexec/pool"
+)
 
 // Servers reports every configured MCP server: its state (connecting,
 // connected, retrying, authorization required, invalid, disabled), its tool
@@ -10,4 +14,27 @@ func (s *System) Servers() []pool.ServerStatus {
 		return []pool.ServerStatus{}
 	}
 	return s.pool.Status()
+}
+
+// snapshot is the pool as it is now; without an MCP manager it is empty
+// (nil).
+func (s *System) snapshot() *pool.Snapshot {
+	if s.pool == nil {
+		return nil
+	}
+	return s.pool.Snapshot()
+}
+
+// WaitReady waits until every configured server has been tried once
+// (connected, or failed and retrying), or ctx ends.
+func (s *System) WaitReady(ctx context.Context) error {
+	if s.pool == nil {
+		return nil
+	}
+	select {
+	case <-s.pool.Ready():
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

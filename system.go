@@ -9,10 +9,8 @@ import (
 	"github.com/mcpexec/mcpexec/catalog"
 	"github.com/mcpexec/mcpexec/declare"
 	"github.com/mcpexec/mcpexec/exectool"
-	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/pool"
-	"github.com/mcpexec/mcpexec/sandbox"
 )
 
 // Declaration is one entry of tools[].
@@ -146,11 +144,7 @@ func serverInstructions(snap *pool.Snapshot) []broadcast.ServerInstructions {
 }
 
 // ToolResult is the outcome of a flat MCP call.
-type ToolResult struct {
-	OK     bool
-	Text   string
-	Images []sandbox.Image
-}
+type ToolResult = actors.ToolResult
 
 // CallFlat runs an MCP tool called directly (Exec off, or a flat
 // declaration): the same funnel as every nested call. name is the name the
@@ -158,40 +152,12 @@ type ToolResult struct {
 // declared under an alias, which is mapped back here, so the permission
 // gate sees the real name.
 func (s *System) CallFlat(ctx context.Context, name string, args json.RawMessage) ToolResult {
-	name = s.broadcaster.FlatNames(s.snapshot()).Real(name)
-	res, err := s.call(ctx, name, args)
-	if err != nil {
-		return ToolResult{Text: err.Error()}
-	}
-	text := ""
-	switch v := res.Value.(type) {
-	case string:
-		text = v
-	case nil:
-	default:
-		data, err := valueJSON(res)
-		if err != nil {
-			return ToolResult{Text: err.Error()}
-		}
-		text = string(data)
-	}
-	return ToolResult{OK: true, Text: text, Images: images(res)}
+	return s.funnel.CallFlat(ctx, name, args)
 }
 
 // ExecResult is the outcome of an Exec call: the result handed to the model
-// (Text and Images), the summary shown to the person, and the audit of its
-// nested calls for the host (never model input).
-type ExecResult struct {
-	OK      bool
-	Text    string
-	Images  []sandbox.Image
-	Summary string
-	Calls   []string
-	// Audit lists the nested calls that reached the funnel (at most
-	// exectool.MaxAuditCalls; the rest are counted): tool, outcome,
-	// duration and bytes returned.
-	Audit exectool.Audit
-}
+// (Text and Images) and the summary shown to the person.
+type ExecResult = actors.ExecResult
 
 // Exec runs an Exec call for the main agent; see ExecFor.
 func (s *System) Exec(ctx context.Context, args json.RawMessage, onProgress func(summary string)) ExecResult {
@@ -203,48 +169,6 @@ func (s *System) Exec(ctx context.Context, args json.RawMessage, onProgress func
 // (CONV-7). onProgress, if set, receives the live summary after every nested
 // call (SUM-4). It always returns a result: argument errors, a denied Exec, a
 // missing MCP manager and every way a script can fail are failure results.
-// With a TracerProvider, the call is a span, a child of ctx's.
-func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.RawMessage, onProgress func(summary string)) (res ExecResult) {
-	ctx, span := s.telemetry.StartExec(ctx)
-	outcome := outcomeRefused
-	defer func() { span.End(outcome, len(res.Calls)) }()
-	code, err := exectool.ParseArguments(args)
-	if err != nil {
-		return failed(err.Error())
-	}
-	if err := s.gate.Forbidden(exectool.Name); err != nil {
-		return failed(err.Error())
-	}
-	if s.pool == nil {
-		return failed(msgNoMCPManager)
-	}
-	// A call that arrives after the switch went off (the model answering
-	// from an older request) must not run: Exec is not offered any more.
-	if cfg := s.config.Current(); !cfg.EnableExec || !opts.agent().Permits(exectool.Name) {
-		return failed(msgExecOff)
-	}
-	v, err := s.broadcaster.View(s.snapshot(), opts.agent())
-	if err != nil {
-		s.logger.Error().Ctx(ctx).Err(err).Msg("mcpexec: Exec not run")
-		return failed(msgNotPrepared)
-	}
-	logger := telemetry.Logger(ctx, s.logger)
-	audit := &exectool.AuditLog{}
-	req := actors.ExecRequest{Script: sandbox.Request{
-		Code: code, Tools: v.ToolSet, Host: execHost{s: s, view: v, caller: ctx}, OnLog: consoleFrom(ctx), Limits: s.limits, Logger: &logger,
-	}, Telemetry: s.telemetry, Audit: audit}
-	if onProgress != nil {
-		req.OnProgress = func(calls []string) { onProgress(exectool.Summary(calls, false)) }
-	}
-	run := s.execs.Run(ctx, req)
-	outcome = run.Outcome()
-	return ExecResult{OK: run.OK, Text: run.Text, Images: run.Images, Summary: exectool.Summary(run.Calls, !run.OK), Calls: run.Calls, Audit: audit.Audit()}
-}
-
-// outcomeRefused is an Exec call that did not run: bad arguments, Exec
-// denied or off, no MCP manager.
-const outcomeRefused = "refused"
-
-func failed(text string) ExecResult {
-	return ExecResult{Text: text, Summary: exectool.Summary(nil, true)}
+func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.RawMessage, onProgress func(summary string)) ExecResult {
+	return s.funnel.Exec(ctx, actors.ExecCall{Args: args, Agent: opts.agent(), OnLog: consoleFrom(ctx), OnProgress: onProgress})
 }

@@ -16,6 +16,14 @@
 //     and the sandbox actor it supervises, which runs the script on one
 //     worker process.
 //
+// The Funnel is the front door of a session's calls, where the root
+// package delegates them: it decides whether an Exec call may run (its
+// arguments, a deny rule on Exec, an MCP manager, the enableExec switch and
+// the agent's tool set) before any actor is spawned, runs flat calls, gives
+// each exec actor the nested-call host that takes its calls through the
+// gate and the pool, and converts the pool's results into what a script or
+// the model receives.
+//
 // The config actor lives in package hotreload, beside the files it
 // watches. Every request to an actor goes through one typed helper
 // (internal/ask) bounded by the caller's context; supervision.go states

@@ -37,7 +37,9 @@ func replayOf(t *testing.T, fixture string) *testservers.Replay {
 func TestPaginatedListKeepsEveryEntryAsListed(t *testing.T) {
 	r := replayOf(t, "lark-all")
 	r.PageSize = 7
-	m := start(t, []pool.ServerConfig{{Name: "lark", Dial: r.Dial}}, pool.Options{})
+	// Paging through every page is slow on a loaded machine; this test is
+	// about what the pages hold, not how long they take.
+	m := start(t, []pool.ServerConfig{{Name: "lark", Dial: r.Dial}}, pool.Options{ConnectTimeout: patience, ListTimeout: patience})
 	fx, _ := fixtures.Load("lark-all")
 	snap := m.Snapshot()
 	if snap.Len() != len(fx.Tools) {
@@ -202,13 +204,17 @@ func TestEDGE17_FunnelRoutesByLookupNotBySplit(t *testing.T) {
 
 func TestServerThatNeverAnswersToolsListFailsAlone(t *testing.T) {
 	stalled := &testservers.Replay{StallList: true}
-	m := start(t, []pool.ServerConfig{{Name: "stalled", Dial: stalled.Dial}, behaviourInMemory("b")},
-		pool.Options{ConnectTimeout: 50 * time.Millisecond, ListTimeout: 50 * time.Millisecond})
+	// Only the stalled server gets a short timeout: its tools/list is bounded
+	// by it (the list timeout is at least the server's connect timeout),
+	// while b's generous one keeps a loaded machine from failing b too.
+	b := behaviourInMemory("b")
+	b.ConnectTimeout = patience
+	m := start(t, []pool.ServerConfig{{Name: "stalled", Dial: stalled.Dial, ConnectTimeout: 50 * time.Millisecond}, b},
+		pool.Options{ListTimeout: 50 * time.Millisecond})
 	st := statusOf(t, m, "stalled")
 	if st.State != pool.StateRetrying || !errors.Is(st.Err, context.DeadlineExceeded) {
 		t.Fatalf("stalled: %+v", st)
 	}
-	// The short timeout applies to b too; under load it may need a retry.
 	waitFor(t, m, "the other server", has("mcp__b__text"))
 	if _, err := m.Call(context.Background(), "mcp__b__text", raw(`{}`)); err != nil {
 		t.Fatalf("the other server: %v", err)

@@ -1,0 +1,153 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/mcpexec/mcpexec/declare"
+	"github.com/mcpexec/mcpexec/exectool"
+	"github.com/mcpexec/mcpexec/internal/telemetry"
+	"github.com/mcpexec/mcpexec/sandbox"
+)
+
+// ExecCall is one Exec call as the model made it, for one agent.
+type ExecCall struct {
+	// Args are the arguments the model gave ({"code": ...}).
+	Args json.RawMessage
+	// Agent is the agent the call is for: its tool set decides whether it
+	// may call Exec and which tools the script reaches.
+	Agent declare.Agent
+	// OnLog, if set, receives the script's console output as it is written.
+	OnLog func(text string)
+	// OnProgress, if set, receives the live summary after every nested
+	// call (SUM-4).
+	OnProgress func(summary string)
+}
+
+// ExecResult is the outcome of an Exec call: the result handed to the model
+// (Text and Images), the summary shown to the person, and the audit of its
+// nested calls for the host (never model input).
+type ExecResult struct {
+	OK      bool
+	Text    string
+	Images  []sandbox.Image
+	Summary string
+	Calls   []string
+	// Audit lists the nested calls that reached the funnel (at most
+	// exectool.MaxAuditCalls; the rest are only counted): tool, outcome,
+	// duration and bytes returned.
+	Audit exectool.Audit
+}
+
+// Results of an Exec call refused before it runs, written for the model.
+var (
+	errExecOff     = plainError("Exec is not available in this session: call the MCP tools directly.")
+	errNotPrepared = plainError("The script did not run: the sandbox could not be prepared for it. Try again.")
+)
+
+// Exec runs an Exec call. The reachable tools are taken from the pool at
+// this moment (CONV-7), and ctx's values (a prompter, server progress)
+// apply to every nested call. It always returns a result: argument errors,
+// a denied Exec, a missing MCP manager and every way a script can fail are
+// failure results. With Telemetry, the call is a span, a child of ctx's.
+func (f *Funnel) Exec(ctx context.Context, call ExecCall) (res ExecResult) {
+	ctx, span := f.Telemetry.StartExec(ctx)
+	outcome := outcomeRefused
+	defer func() { span.End(outcome, len(res.Calls)) }()
+	code, err := f.admitExec(call)
+	if err != nil {
+		return refused(err)
+	}
+	v, err := f.Broadcaster.View(f.snapshot(), call.Agent)
+	if err != nil {
+		f.Logger.Error().Ctx(ctx).Err(err).Msg("mcpexec: Exec not run")
+		return refused(errNotPrepared)
+	}
+	logger := telemetry.Logger(ctx, f.Logger)
+	audit := &exectool.AuditLog{}
+	req := ExecRequest{Script: sandbox.Request{
+		Code: code, Tools: v.ToolSet, Host: nestedCalls{funnel: f, view: v, caller: ctx},
+		OnLog: call.OnLog, Limits: f.Limits, Logger: &logger,
+	}, Telemetry: f.Telemetry, Audit: audit}
+	if onProgress := call.OnProgress; onProgress != nil {
+		req.OnProgress = func(calls []string) { onProgress(exectool.Summary(calls, false)) }
+	}
+	run := f.Execs.Run(ctx, req)
+	outcome = run.Outcome()
+	return ExecResult{OK: run.OK, Text: run.Text, Images: run.Images, Summary: exectool.Summary(run.Calls, !run.OK), Calls: run.Calls, Audit: audit.Audit()}
+}
+
+// outcomeRefused is an Exec call that did not run: bad arguments, Exec
+// denied or off, no MCP manager, no view of the pool.
+const outcomeRefused = "refused"
+
+// admitExec checks what must hold before a script runs, and returns the
+// script: well-formed arguments (EDGE-8), Exec not denied by a rule, an MCP
+// manager to call (EDGE-5), and Exec switched on and in the agent's tool
+// set. A call that arrives after the switch went off (the model answering
+// from an older request) must not run: Exec is not offered any more.
+func (f *Funnel) admitExec(call ExecCall) (code string, err error) {
+	if code, err = exectool.ParseArguments(call.Args); err != nil {
+		return "", err
+	}
+	if err := f.Gate.Forbidden(exectool.Name); err != nil {
+		return "", err
+	}
+	if f.Pool == nil {
+		return "", errNoMCPManager
+	}
+	if cfg := f.Settings.Current(); !cfg.EnableExec || !call.Agent.Permits(exectool.Name) {
+		return "", errExecOff
+	}
+	return code, nil
+}
+
+func refused(err error) ExecResult {
+	return ExecResult{Text: err.Error(), Summary: exectool.Summary(nil, true)}
+}
+
+// nestedCalls serves one Exec run's nested calls, which the exec actor
+// starts: a tool call goes through the same funnel as a flat call (NFR-3),
+// the permission gate, then the pool; a search goes to the index of the
+// run's own view, the same pool the run can reach (SEARCH-4).
+type nestedCalls struct {
+	funnel *Funnel
+	view   *View
+	// caller is the Exec call's context, whose values (a prompter, server
+	// progress) apply to every nested call.
+	caller context.Context
+}
+
+func (h nestedCalls) CallTool(ctx context.Context, name string, args json.RawMessage) (sandbox.CallResult, error) {
+	res, err := h.funnel.Call(withValuesOf{Context: ctx, values: h.caller}, name, args)
+	if err != nil {
+		return sandbox.CallResult{}, err
+	}
+	if h.funnel.Observe != nil {
+		h.funnel.Observe(h.view.Snapshot, name, res)
+	}
+	return scriptResult(res)
+}
+
+func (h nestedCalls) Search(_ context.Context, args json.RawMessage) (json.RawMessage, error) {
+	results, err := h.view.SearchIndex().Search(args)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(results)
+}
+
+// withValuesOf is a context whose values not found in it are looked up in
+// values: a nested call keeps its own context (and cancellation) and takes
+// the per-call values of the Exec call that made it.
+type withValuesOf struct {
+	context.Context
+	values context.Context
+}
+
+func (c withValuesOf) Value(key any) any {
+	if v := c.Context.Value(key); v != nil {
+		return v
+	}
+	return c.values.Value(key)
+}
