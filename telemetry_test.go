@@ -149,6 +149,14 @@ func TestTelemetrySpansAndAuditOfAnExec(t *testing.T) {
 		t.Errorf("Exec outcome = %q", got)
 	}
 	run := st.only(t, exec.SpanContext(), "mcpexec.sandbox.run")
+	// Timed in the worker process, which got the run's trace context in
+	// its start frame.
+	for _, phase := range []string{"mcpexec.script.prepare", "mcpexec.script.compile", "mcpexec.script.evaluate"} {
+		p := st.only(t, run.SpanContext(), phase)
+		if p.StartTime().Before(run.StartTime()) || p.EndTime().After(run.EndTime()) {
+			t.Errorf("%s [%v, %v] outside the run [%v, %v]", phase, p.StartTime(), p.EndTime(), run.StartTime(), run.EndTime())
+		}
+	}
 	for _, tool := range []string{"echo", "structured", "fail"} {
 		call := st.only(t, run.SpanContext(), "execute_tool mcp__b__"+tool)
 		req := st.only(t, call.SpanContext(), "tools/call "+tool)

@@ -206,16 +206,18 @@ func (r *execRoute) run(call *sandbox.Call, logger zerolog.Logger) {
 			logger.Error().Ctx(ctx).Str("tool", call.Name).Interface("panic", p).Msg("exec: nested call panicked")
 			res, err = sandbox.CallResult{}, errNestedCallPanicked
 		}
-		r.mu.Lock()
-		delete(r.pending, call)
-		r.mu.Unlock()
-		call.Answer(res, err)
+		// Recorded before the answer, which may end the script and the
+		// Exec call with it.
 		outcome, size := pool.Outcome(err), 0
 		if err == nil {
 			size = res.Size()
 		}
 		span.End(outcome, size)
 		r.audit.Finish(slot, outcome, time.Since(start), size)
+		r.mu.Lock()
+		delete(r.pending, call)
+		r.mu.Unlock()
+		call.Answer(res, err)
 	}()
 	switch {
 	case r.funnel == nil:
