@@ -75,9 +75,17 @@ type ToolResult struct {
 // real name the model APIs reject was declared under an alias, which is
 // mapped back here, so the permission gate sees the real name. Every
 // failure is a result whose text says why.
-func (f *Funnel) CallFlat(ctx context.Context, name string, args json.RawMessage) ToolResult {
+func (f *Funnel) CallFlat(ctx context.Context, name string, args json.RawMessage) (out ToolResult) {
 	name = f.Broadcaster.FlatNames(f.snapshot()).Real(name)
+	ctx, span := f.Telemetry.StartCall(ctx, name, args)
 	res, err := f.Call(ctx, name, args)
+	defer func() {
+		size := 0
+		if out.OK {
+			size = len(out.Text)
+		}
+		span.End(pool.Outcome(err), size)
+	}()
 	if err != nil {
 		return ToolResult{Text: err.Error()}
 	}
