@@ -199,7 +199,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 		}
 	}
 	s.openShapes(opts)
-	bopts := actors.BroadcasterOptions{Budget: s.budget, Pool: s.pool, Logger: logger}
+	bopts := actors.BroadcasterOptions{Budget: s.budget, Pool: s.pool, Logger: logger, Telemetry: tel}
 	if s.shapes != nil {
 		bopts.Observed = s.observedNote
 	}

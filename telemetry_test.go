@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpexec/mcpexec"
+	"github.com/mcpexec/mcpexec/broadcast"
 	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/pool"
@@ -193,28 +194,42 @@ func TestTelemetrySpansAndAuditOfAnExec(t *testing.T) {
 		t.Errorf("audit bytes: %+v", res.Audit.Calls)
 	}
 
+	msgs, err := tr.sys.Broadcast(broadcast.NewHistory(), mcpexec.DeclareOptions{})
+	if err != nil || len(msgs) == 0 {
+		t.Fatalf("broadcast: %v, %d messages", err, len(msgs))
+	}
+	if spans := st.named(trace.SpanContext{}, "mcpexec.catalog.render"); len(spans) == 0 {
+		t.Error("no catalog rendering span")
+	}
+
 	var rm metricdata.ResourceMetrics
 	if err := tr.metrics.Collect(context.Background(), &rm); err != nil {
 		t.Fatal(err)
 	}
-	if n := histogramCount(rm, "mcpexec.exec.duration", "mcpexec.exec.outcome", "ok"); n != 1 {
+	if n := histogramCount[float64](rm, "mcpexec.exec.duration", "mcpexec.exec.outcome", "ok"); n != 1 {
 		t.Errorf("mcpexec.exec.duration{outcome=ok} count = %d, want 1", n)
 	}
-	if n := histogramCount(rm, "mcpexec.call.duration", "mcpexec.call.outcome", "tool_error"); n != 1 {
+	if n := histogramCount[float64](rm, "mcpexec.call.duration", "mcpexec.call.outcome", "tool_error"); n != 1 {
 		t.Errorf("mcpexec.call.duration{outcome=tool_error} count = %d, want 1", n)
+	}
+	if n := histogramCount[float64](rm, "mcp.client.operation.duration", "gen_ai.tool.name", "structured"); n != 1 {
+		t.Errorf("mcp.client.operation.duration{tool=structured} count = %d, want 1", n)
+	}
+	if n := histogramCount[int64](rm, "mcpexec.catalog.tokens", "mcpexec.catalog.kind", "full"); n != 1 {
+		t.Errorf("mcpexec.catalog.tokens{kind=full} count = %d, want 1", n)
 	}
 }
 
 // histogramCount sums the counts of the data points of histogram name whose
 // attribute key has value.
-func histogramCount(rm metricdata.ResourceMetrics, name, key, value string) uint64 {
+func histogramCount[N int64 | float64](rm metricdata.ResourceMetrics, name, key, value string) uint64 {
 	var n uint64
 	for _, sm := range rm.ScopeMetrics {
 		for _, m := range sm.Metrics {
 			if m.Name != name {
 				continue
 			}
-			if h, ok := m.Data.(metricdata.Histogram[float64]); ok {
+			if h, ok := m.Data.(metricdata.Histogram[N]); ok {
 				for _, dp := range h.DataPoints {
 					if v, ok := dp.Attributes.Value(attribute.Key(key)); ok && v.Emit() == value {
 						n += dp.Count
@@ -225,3 +240,4 @@ func histogramCount(rm metricdata.ResourceMetrics, name, key, value string) uint
 	}
 	return n
 }
+

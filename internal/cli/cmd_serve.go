@@ -32,6 +32,11 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 	}
 	opts := mcpexec.Options{CatalogBudget: f.budget}
 	f.limitFlags.options(&opts)
+	tel, err := startTelemetry(ctx, c.prog, f.telemetryFlags, true, &opts, c.stderr)
+	if err != nil {
+		return err
+	}
+	defer tel.shutdown()
 	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts, background: true}, c.stderr, c.err)
 	if err != nil {
 		return err

@@ -22,7 +22,7 @@ func (t *Telemetry) CatalogRendered(start time.Time, tools, tokens int) {
 }
 
 // CatalogBroadcast records a catalog message handed to the host for the
-// conversation: kind is "full", "diff", "empty" or "retired".
+// conversation: kind is "full", "diff", "empty" or "withdrawn".
 func (t *Telemetry) CatalogBroadcast(kind string, tokens int) {
 	if t == nil {
 		return
