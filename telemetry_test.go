@@ -240,4 +240,3 @@ func histogramCount[N int64 | float64](rm metricdata.ResourceMetrics, name, key,
 	}
 	return n
 }
-
