@@ -67,6 +67,7 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 		res = s.Exec(ctx, execArgs, lines.update)
 		lines.stop()
 	}
+	tel.flush()
 	if f.jsonOut {
 		if err := writeExecJSON(c.stdout, res); err != nil {
 			return err

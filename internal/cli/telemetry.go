@@ -62,6 +62,17 @@ func startTelemetry(ctx context.Context, p *program, f telemetryFlags, server bo
 	return t, nil
 }
 
+// flush exports the metrics and the spans buffered so far. A one-shot run
+// calls it before closing its System, whose worker pool and servers the
+// metrics observe.
+func (t *telemetry) flush() {
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	if err := t.providers.ForceFlush(ctx); err != nil {
+		fmt.Fprintf(t.log, "exporting telemetry: %v\n", err)
+	}
+}
+
 // shutdown stops the metrics endpoint and exports what is still buffered,
 // so a one-shot run loses no span.
 func (t *telemetry) shutdown() {

@@ -152,6 +152,23 @@ func (p *Providers) MetricsHandler() http.Handler {
 	return promhttp.HandlerFor(p.registry, promhttp.HandlerOpts{})
 }
 
+// ForceFlush exports what is buffered now, and collects and exports the
+// metrics: a one-shot run calls it while what the metrics observe is still
+// there.
+func (p *Providers) ForceFlush(ctx context.Context) error {
+	if p == nil {
+		return nil
+	}
+	var errs []error
+	if p.tracer != nil {
+		errs = append(errs, p.tracer.ForceFlush(ctx))
+	}
+	if p.meter != nil {
+		errs = append(errs, p.meter.ForceFlush(ctx))
+	}
+	return errors.Join(errs...)
+}
+
 // Shutdown exports what is still buffered and stops the exporters. A
 // one-shot run calls it before exiting, so it loses no span.
 func (p *Providers) Shutdown(ctx context.Context) error {
