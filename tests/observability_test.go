@@ -323,3 +323,61 @@ func sumValue(metrics []*metricspb.Metric, name, key, value string) int64 {
 	}
 	return n
 }
+
+// In gateway mode the client's trace context in params._meta parents the
+// Exec span, which is the tools/call server span; the result's _meta
+// carries the call audit.
+func TestGatewayExecSpanFollowsTheClientsTraceContext(t *testing.T) {
+	receiver := newOTLPReceiver(t)
+	servers := serversFile(t, "srv")
+	settings := writeFile(t, "settings.json", builtinAllowed)
+	cmd := exec.Command(mcpexecBin, "serve", "--servers", servers, "--settings", settings)
+	cmd.Env = otelEnv(receiver)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const traceID, parentID = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+	params := &mcp.CallToolParams{Name: "Exec", Arguments: map[string]string{"code": `
+		const r = await tools.mcp__srv__fetch({id: 2});
+		return r.title;`}}
+	params.SetMeta(map[string]any{"traceparent": "00-" + traceID + "-" + parentID + "-01"})
+	res, err := cs.CallTool(ctx, params)
+	if err != nil || res.IsError {
+		t.Fatalf("Exec: %v %+v (stderr: %s)", err, res, stderr.String())
+	}
+	var audit struct {
+		Calls []struct{ Tool, Outcome string } `json:"calls"`
+	}
+	data, _ := json.Marshal(res.GetMeta()["mcpexec/audit"])
+	if err := json.Unmarshal(data, &audit); err != nil || len(audit.Calls) != 1 || audit.Calls[0].Tool != "mcp__srv__fetch" || audit.Calls[0].Outcome != "ok" {
+		t.Errorf("audit in _meta: %s (%v)", data, err)
+	}
+	if err := cs.Close(); err != nil { // the gateway exits, exporting what it batched
+		t.Logf("close: %v", err)
+	}
+
+	spans, _ := receiver.received()
+	var server receivedSpan
+	for _, s := range spans {
+		if s.Name == "tools/call Exec" {
+			server = s
+		}
+	}
+	if server.Span == nil {
+		t.Fatalf("no tools/call Exec span among %d (stderr: %s)", len(spans), stderr.String())
+	}
+	if spanID(server.TraceId) != traceID || spanID(server.ParentSpanId) != parentID || server.Kind != tracepb.Span_SPAN_KIND_SERVER {
+		t.Errorf("Exec span: trace %s parent %s kind %v, want trace %s parent %s, SERVER",
+			spanID(server.TraceId), spanID(server.ParentSpanId), server.Kind, traceID, parentID)
+	}
+	if attr(server, "mcp.method.name") != "tools/call" || attr(server, "gen_ai.tool.name") != "Exec" || attr(server, "network.transport") != "pipe" {
+		t.Errorf("Exec span attributes: %v", server.Attributes)
+	}
+	tree := treeFor(spans, server)
+	tree.child(t, tree.child(t, server, "mcpexec.sandbox.run"), "execute_tool mcp__srv__fetch")
+}
