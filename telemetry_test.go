@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -34,7 +35,7 @@ type traced struct {
 	metrics *sdkmetric.ManualReader
 }
 
-func startTraced(t *testing.T, settings string, limits sandbox.Limits, servers ...pool.ServerConfig) *traced {
+func startTraced(t *testing.T, settings string, limits sandbox.Limits, logger *zerolog.Logger, servers ...pool.ServerConfig) *traced {
 	t.Helper()
 	before := runtime.NumGoroutine()
 	path := filepath.Join(t.TempDir(), "settings.json")
@@ -48,7 +49,7 @@ func startTraced(t *testing.T, settings string, limits sandbox.Limits, servers .
 	sys, err := mcpexec.Start(context.Background(), mcpexec.Options{
 		Servers: servers, SettingsPath: path, Limits: limits,
 		Workers:        sandbox.WorkerOptions{Warm: 1},
-		TracerProvider: tp, MeterProvider: mp,
+		TracerProvider: tp, MeterProvider: mp, Logger: logger,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +132,7 @@ func attr(s sdktrace.ReadOnlySpan, key string) string {
 // Every Exec call is a span under the host's, with the run, each nested
 // call and each MCP request below it; the result carries the call audit.
 func TestTelemetrySpansAndAuditOfAnExec(t *testing.T) {
-	tr := startTraced(t, allowAll, sandbox.Limits{Timeout: 10 * time.Second},
+	tr := startTraced(t, allowAll, sandbox.Limits{Timeout: 10 * time.Second}, nil,
 		pool.ServerConfig{Name: "b", Dial: testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))})
 	res, host := tr.exec(t, `
 		const a = await tools.mcp__b__echo({ secret: "do-not-trace" });
@@ -239,4 +240,32 @@ func histogramCount[N int64 | float64](rm metricdata.ResourceMetrics, name, key,
 		}
 	}
 	return n
+}
+
+// A log line about a traced call carries its trace_id and span_id.
+func TestTelemetryLogLinesCarryTheTrace(t *testing.T) {
+	var buf testkit.SyncBuffer
+	logger := zerolog.New(&buf)
+	tr := startTraced(t, allowAll, sandbox.Limits{Timeout: 10 * time.Second}, &logger,
+		pool.ServerConfig{Name: "b", Dial: testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))})
+	res, host := tr.exec(t, `throw new Error("no")`)
+	if res.OK {
+		t.Fatal("a throwing script succeeded")
+	}
+	exec := treeOf(tr.spans.Ended()).only(t, host, "execute_tool Exec")
+	var line struct {
+		Message string `json:"message"`
+		TraceID string `json:"trace_id"`
+		SpanID  string `json:"span_id"`
+	}
+	found := false
+	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		if err := json.Unmarshal([]byte(l), &line); err == nil && line.Message == "exec: run failed" {
+			found = true
+			break
+		}
+	}
+	if !found || line.TraceID != exec.SpanContext().TraceID().String() || line.SpanID != exec.SpanContext().SpanID().String() {
+		t.Errorf("log line %+v, want the Exec span's trace %s and span %s (log: %s)", line, exec.SpanContext().TraceID(), exec.SpanContext().SpanID(), buf.String())
+	}
 }

@@ -152,7 +152,7 @@ func (a *execActor) answer(res sandbox.Result) {
 	if !res.OK {
 		// Every failure is logged (NFR-10); the model gets it as the result.
 		// A failing script is ordinary, so not a warning.
-		a.logger.Info().Str("reason", res.Error).Int("calls", len(res.Calls)).Msg("exec: run failed")
+		a.logger.Info().Ctx(a.ctx).Str("reason", res.Error).Int("calls", len(res.Calls)).Msg("exec: run failed")
 	}
 	a.reply <- res
 }

@@ -13,9 +13,10 @@
 // instead of at the servers in mcp.json. Subcommands:
 //
 //	mcpexec serve --servers FILE [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]...
-//	              [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] [--verbose]
+//	              [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] [--metrics ADDR]
+//	              [--trace-args] [--verbose]
 //	mcpexec exec --servers FILE [--settings FILE] [--timeout D] [--max-calls N] [--memory-mb N]
-//	             [--ask allow|deny|prompt] [--json] [--verbose] (--script FILE | -)
+//	             [--ask allow|deny|prompt] [--json] [--trace-args] [--verbose] (--script FILE | -)
 //	mcpexec catalog --servers FILE [--settings FILE] [--budget N] [--verbose]
 //	mcpexec tools --servers FILE [--settings FILE] [--verbose]
 //	mcpexec version
@@ -33,6 +34,12 @@
 // "// observed: ...". What is learned is kept in $MCPEXEC_CACHE_DIR
 // (default: mcpexec in the user cache directory), per server version, and
 // catalog shows it; --no-learn, on every subcommand, turns learning off.
+//
+// With the standard OTEL_* variables set (OTEL_EXPORTER_OTLP_ENDPOINT,
+// OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER,
+// OTEL_SERVICE_NAME ...), serve and exec export OpenTelemetry traces and
+// metrics; with none, they export nothing. exec flushes before it exits.
+// serve --metrics ADDR serves the metrics for Prometheus at /metrics.
 //
 // Exit status: 0 on success, 1 when the script failed or the command could
 // not do its job, 2 for a bad command line, 130 when interrupted.
