@@ -48,7 +48,7 @@ func startTraced(t *testing.T, settings string, limits sandbox.Limits, logger *z
 	tr.tracer = tp.Tracer("test")
 	sys, err := mcpexec.Start(context.Background(), mcpexec.Options{
 		Servers: servers, SettingsPath: path, Limits: limits,
-		Workers:        sandbox.WorkerOptions{Warm: 1},
+		Workers:        sandbox.WorkerOptions{Warm: 1, MemoryLimit: 256 << 20},
 		TracerProvider: tp, MeterProvider: mp, Logger: logger,
 	})
 	if err != nil {
@@ -268,4 +268,100 @@ func TestTelemetryLogLinesCarryTheTrace(t *testing.T) {
 	if !found || line.TraceID != exec.SpanContext().TraceID().String() || line.SpanID != exec.SpanContext().SpanID().String() {
 		t.Errorf("log line %+v, want the Exec span's trace %s and span %s (log: %s)", line, exec.SpanContext().TraceID(), exec.SpanContext().SpanID(), buf.String())
 	}
+}
+
+// A run that is aborted or runs out of memory ends its Exec and run spans
+// with an error status naming the cause, counts its worker as killed by
+// that cause, and leaves no span open.
+func TestTelemetryFailedRunsEndTheirSpansWithTheCause(t *testing.T) {
+	tr := startTraced(t, allowAll, sandbox.Limits{Timeout: time.Minute}, nil,
+		pool.ServerConfig{Name: "b", Dial: testservers.DialInMemory(testservers.Behaviour(testservers.BehaviourOptions{}))})
+	cases := []struct {
+		outcome, cause, code string
+		abort                bool
+	}{
+		{"aborted", "abort", `await tools.mcp__b__hang({});`, true},
+		{"out_of_memory", "memory", `const hog = []; for (;;) hog.push(new Array(1 << 20).fill(7));`, false},
+	}
+	for _, c := range cases {
+		ctx, parent := tr.tracer.Start(context.Background(), "host request")
+		if c.abort {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			go func() {
+				// Abort once the hanging call is in flight.
+				for !tr.hasSpan("execute_tool mcp__b__hang") {
+					time.Sleep(5 * time.Millisecond)
+				}
+				cancel()
+			}()
+		}
+		args, _ := json.Marshal(map[string]string{"code": c.code})
+		res := tr.sys.Exec(ctx, args, nil)
+		parent.End()
+		if res.OK {
+			t.Fatalf("%s: the script succeeded", c.outcome)
+		}
+		st := treeOf(tr.spans.Ended())
+		exec := st.named(parent.SpanContext(), "execute_tool Exec")
+		exec = exec[len(exec)-1:]
+		run := st.only(t, exec[0].SpanContext(), "mcpexec.sandbox.run")
+		for _, s := range []sdktrace.ReadOnlySpan{exec[0], run} {
+			if s.Status().Code != codes.Error || !strings.HasPrefix(s.Status().Description, c.outcome) || attr(s, "error.type") != c.outcome {
+				t.Errorf("%s: span %s status %+v, error.type %q", c.outcome, s.Name(), s.Status(), attr(s, "error.type"))
+			}
+		}
+		var rm metricdata.ResourceMetrics
+		if err := tr.metrics.Collect(context.Background(), &rm); err != nil {
+			t.Fatal(err)
+		}
+		if n := sumOf(rm, "mcpexec.sandbox.workers.killed", "mcpexec.worker.cause", c.cause); n != 1 {
+			t.Errorf("%s: workers killed by %s: %d, want 1", c.outcome, c.cause, n)
+		}
+	}
+	// A call still in flight when its run was aborted ends as soon as the
+	// cancellation reaches it.
+	deadline := time.Now().Add(10 * time.Second)
+	for tr.openSpans() > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := tr.openSpans(); n > 0 {
+		t.Errorf("%d spans left open", n)
+	}
+}
+
+func (tr *traced) hasSpan(name string) bool {
+	for _, s := range tr.spans.Started() {
+		if s.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (tr *traced) openSpans() int {
+	n := 0
+	for _, s := range tr.spans.Started() {
+		if s.EndTime().IsZero() {
+			n++
+		}
+	}
+	return n
+}
+
+// sumOf is the value of counter name's point whose attribute key has value.
+func sumOf(rm metricdata.ResourceMetrics, name, key, value string) int64 {
+	var n int64
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if s, ok := m.Data.(metricdata.Sum[int64]); ok && m.Name == name {
+				for _, dp := range s.DataPoints {
+					if v, ok := dp.Attributes.Value(attribute.Key(key)); ok && v.Emit() == value {
+						n += dp.Value
+					}
+				}
+			}
+		}
+	}
+	return n
 }
