@@ -173,7 +173,7 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
 	if t := s.m.opts.Telemetry; t != nil {
-		client.AddSendingMiddleware(traceRequests(t, telemetry.Peer{Server: s.cfg.Name, URL: s.cfg.URL}))
+		client.AddSendingMiddleware(traceRequests(t, telemetry.NewPeer(s.cfg.Name, s.cfg.URL)))
 	}
 	handle := &connHandle{Transport: transport}
 	deadline.start()

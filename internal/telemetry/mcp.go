@@ -13,22 +13,21 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// Peer describes an MCP server a request goes to.
+// Peer is an MCP server requests go to, with the MCP conventions'
+// connection attributes, worked out once per connection.
 type Peer struct {
-	// Server is the server's name in the servers file.
-	Server string
-	// URL is the endpoint of an HTTP server; empty for stdio.
-	URL string
+	attrs []attribute.KeyValue
 }
 
-// attributes are the MCP conventions' connection attributes.
-func (p Peer) attributes() []attribute.KeyValue {
-	attrs := []attribute.KeyValue{keyServer.String(p.Server)}
-	if p.URL == "" {
-		return append(attrs, semconv.NetworkTransportPipe)
+// NewPeer describes the server named server in the servers file; endpoint
+// is the URL of an HTTP server, empty for stdio.
+func NewPeer(server, endpoint string) Peer {
+	attrs := []attribute.KeyValue{keyServer.String(server)}
+	if endpoint == "" {
+		return Peer{attrs: append(attrs, semconv.NetworkTransportPipe)}
 	}
 	attrs = append(attrs, semconv.NetworkTransportTCP, semconv.NetworkProtocolName("http"))
-	if u, err := url.Parse(p.URL); err == nil {
+	if u, err := url.Parse(endpoint); err == nil {
 		host, port := u.Hostname(), u.Port()
 		if port == "" {
 			port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
@@ -40,7 +39,7 @@ func (p Peer) attributes() []attribute.KeyValue {
 			attrs = append(attrs, semconv.ServerPort(n))
 		}
 	}
-	return attrs
+	return Peer{attrs: attrs}
 }
 
 // Request is one MCP request to a server.
@@ -62,7 +61,7 @@ func (t *Telemetry) StartRequest(ctx context.Context, method, tool, sessionID, p
 		return ctx, nil
 	}
 	r := &Request{t: t, start: time.Now()}
-	r.attrs = append(peer.attributes(), semconv.McpMethodNameKey.String(method))
+	r.attrs = append(append(make([]attribute.KeyValue, 0, len(peer.attrs)+4), peer.attrs...), semconv.McpMethodNameKey.String(method))
 	if tool != "" {
 		r.attrs = append(r.attrs, semconv.GenAIToolName(tool), semconv.GenAIOperationNameExecuteTool)
 	}
