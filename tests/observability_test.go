@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+
+	"github.com/mcpexec/mcpexec/internal/testkit"
 )
 
 // tracedHTTPServer is an MCP server over streamable HTTP that keeps the
@@ -267,6 +271,27 @@ func TestOTLPExportOfExecRuns(t *testing.T) {
 	}
 }
 
+// metricsURL finds the address serve prints for --metrics.
+var metricsURL = regexp.MustCompile(`serving metrics on (http://\S+/metrics)`)
+
+// scrape reads the metrics page at the URL match found.
+func scrape(t *testing.T, match []string) string {
+	t.Helper()
+	if len(match) < 2 {
+		t.Fatal("serve did not say where it serves the metrics")
+	}
+	resp, err := http.Get(match[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(body)
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -326,14 +351,14 @@ func sumValue(metrics []*metricspb.Metric, name, key, value string) int64 {
 
 // In gateway mode the client's trace context in params._meta parents the
 // Exec span, which is the tools/call server span; the result's _meta
-// carries the call audit.
+// carries the call audit; --metrics serves the metrics for Prometheus.
 func TestGatewayExecSpanFollowsTheClientsTraceContext(t *testing.T) {
 	receiver := newOTLPReceiver(t)
 	servers := serversFile(t, "srv")
 	settings := writeFile(t, "settings.json", builtinAllowed)
-	cmd := exec.Command(mcpexecBin, "serve", "--servers", servers, "--settings", settings)
+	cmd := exec.Command(mcpexecBin, "serve", "--servers", servers, "--settings", settings, "--metrics", "127.0.0.1:0")
 	cmd.Env = otelEnv(receiver)
-	var stderr strings.Builder
+	var stderr testkit.SyncBuffer
 	cmd.Stderr = &stderr
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
@@ -356,6 +381,12 @@ func TestGatewayExecSpanFollowsTheClientsTraceContext(t *testing.T) {
 	data, _ := json.Marshal(res.GetMeta()["mcpexec/audit"])
 	if err := json.Unmarshal(data, &audit); err != nil || len(audit.Calls) != 1 || audit.Calls[0].Tool != "mcp__srv__fetch" || audit.Calls[0].Outcome != "ok" {
 		t.Errorf("audit in _meta: %s (%v)", data, err)
+	}
+	page := scrape(t, metricsURL.FindStringSubmatch(stderr.String()))
+	for _, want := range []string{`mcpexec_exec_duration_seconds_count{`, `mcpexec_exec_outcome="ok"`, `mcpexec_sandbox_workers_spawned_total`, `mcpexec_server_state="connected"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the metrics page lacks %s:\n%s", want, page)
+		}
 	}
 	if err := cs.Close(); err != nil { // the gateway exits, exporting what it batched
 		t.Logf("close: %v", err)
