@@ -16,10 +16,9 @@ import (
 
 	"github.com/mcpexec/mcpexec/elicit"
 	"github.com/mcpexec/mcpexec/internal/slogzero"
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/oauth"
 	"github.com/mcpexec/mcpexec/toolpool"
-
-	"github.com/mcpexec/mcpexec/internal/telemetry"
 )
 
 // Options configures a Manager. The zero value works.

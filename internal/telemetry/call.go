@@ -113,3 +113,13 @@ func (p *Prompt) End(answer string) {
 		m.prompts.Add(context.Background(), 1, metric.WithAttributeSet(attribute.NewSet(keyAnswer.String(answer))))
 	}
 }
+
+// PersonAnswered records, on the span of a call in ctx, that the call waited
+// for a person (a server's question: what) and how it was answered.
+func PersonAnswered(ctx context.Context, what, answer string, waited time.Duration) {
+	span := trace.SpanFromContext(ctx)
+	if !span.IsRecording() {
+		return
+	}
+	span.AddEvent(what, trace.WithAttributes(keyAnswer.String(answer), keyWaited.Float64(waited.Seconds())))
+}

@@ -65,6 +65,7 @@ const (
 	keyCatalogTokens = attribute.Key("mcpexec.catalog.tokens")
 	keyCatalogKind   = attribute.Key("mcpexec.catalog.kind")
 	keyServerState   = attribute.Key("mcpexec.server.state")
+	keyWaited        = attribute.Key("mcpexec.person.wait_seconds")
 )
 
 // ExecToolName is the Exec tool's name as spans and metrics show it.
