@@ -47,6 +47,12 @@
 //     reader hands the reply back), and the projection of the reply;
 //  5. the same goroutine writes the result frame to the worker.
 //
+// With telemetry on, the exec actor's call goroutine opens the nested
+// call's span (a child of the run's) before step 4 and ends it, with the
+// call audit's record, before step 5 answers the worker; the permission
+// gate and the pool's MCP request add to it. With telemetry off, those are
+// nil checks on the same goroutine: no hop is added.
+//
 // That is three goroutine hand-offs on the host's side (reader, exec actor,
 // call goroutine) besides the SDK's two. It was eight before the exec actor
 // took the path over (about twenty-two hops: a goroutine per call in the
