@@ -78,7 +78,7 @@ func otelEnv(r *otlpReceiver) []string {
 }
 
 // runExec runs `mcpexec exec --json` on a script and returns its output.
-func runExec(t *testing.T, env []string, servers, settings, script string, flags ...string) execOutput {
+func runExec(t *testing.T, env []string, servers, settings, script string, flags ...string) execResult {
 	t.Helper()
 	args := append([]string{"exec", "--servers", servers, "--settings", settings, "--json", "--script", writeFile(t, "script.js", script)}, flags...)
 	cmd := exec.Command(mcpexecBin, args...)
@@ -86,24 +86,11 @@ func runExec(t *testing.T, env []string, servers, settings, script string, flags
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, _ := cmd.Output()
-	var res execOutput
+	var res execResult
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("exec output %q: %v (stderr: %s)", out, err, stderr.String())
 	}
 	return res
-}
-
-type execOutput struct {
-	OK    bool   `json:"ok"`
-	Text  string `json:"text"`
-	Audit struct {
-		Calls []struct {
-			Tool       string  `json:"tool"`
-			Outcome    string  `json:"outcome"`
-			DurationMs float64 `json:"durationMs"`
-			Bytes      int     `json:"bytes"`
-		} `json:"calls"`
-	} `json:"audit"`
 }
 
 // traceTree is the spans of one trace, by id and by parent.
