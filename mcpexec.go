@@ -18,6 +18,7 @@ import (
 	"github.com/mcpexec/mcpexec/internal/actorlog"
 	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/messages"
+	"github.com/mcpexec/mcpexec/nodes"
 	"github.com/mcpexec/mcpexec/oauth"
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
@@ -77,6 +78,12 @@ type Options struct {
 	ShapesDir string
 	// Workers configure the sandbox worker processes.
 	Workers sandbox.WorkerOptions
+	// Nodes, when set, runs every script on sandbox nodes (other machines
+	// running "mcpexec sandbox-node") instead of on this machine's worker
+	// processes, which are then not started; see package nodes. The pool,
+	// the settings and the permission gate stay here: the nodes send every
+	// nested call back.
+	Nodes *nodes.DaemonOptions
 	// Logger receives diagnostics; default: none. With a TracerProvider,
 	// the lines logged about a traced call carry its trace_id and span_id.
 	Logger *zerolog.Logger
@@ -106,8 +113,10 @@ type System struct {
 	// they are about (WithPrompter), or to Options.Prompter.
 	prompters   callPrompters
 	elicitor    elicit.Elicitor
-	pool        *actors.Pool // nil without an MCP manager
-	workers     *sandbox.Workers
+	pool        *actors.Pool     // nil without an MCP manager
+	workers     *sandbox.Workers // nil when scripts run on sandbox nodes
+	placement   *nodes.Placement // nil when scripts run here
+	execs       *actors.Execs
 	budget      int
 	broadcaster *actors.Broadcaster
 	// funnel runs the calls: flat ones, and Exec calls on their exec
@@ -186,11 +195,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: &s.prompters, Logger: &logger, Telemetry: tel}); err != nil {
 		return nil, err
 	}
-	workerOpts := opts.Workers
-	if workerOpts.Logger == nil {
-		workerOpts.Logger = &logger
-	}
-	if s.workers, err = sandbox.NewWorkers(workerOpts); err != nil {
+	if err := s.startSandboxes(opts); err != nil {
 		return nil, err
 	}
 	if servers != nil {
@@ -205,7 +210,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	}
 	s.broadcaster = actors.StartBroadcaster(s.system, bopts)
 	s.funnel = &actors.Funnel{
-		Execs: actors.NewExecs(s.system, s.workers, logger), Gate: s.gate, Pool: s.pool,
+		Execs: s.execs, Gate: s.gate, Pool: s.pool,
 		Broadcaster: s.broadcaster, Settings: s.config, Limits: opts.Limits, Logger: logger, Telemetry: tel,
 	}
 	if s.shapes != nil {
@@ -220,6 +225,50 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 		return nil, fmt.Errorf("mcpexec: telemetry: %w", err)
 	}
 	return s, nil
+}
+
+// startSandboxes starts what runs scripts: this machine's worker
+// processes, or the placement of runs on sandbox nodes.
+func (s *System) startSandboxes(opts Options) (err error) {
+	if opts.Nodes != nil {
+		nodeOpts := *opts.Nodes
+		if nodeOpts.Logger == nil {
+			nodeOpts.Logger = &s.logger
+		}
+		if s.placement, err = nodes.Join(s.system, nodeOpts); err != nil {
+			return err
+		}
+		s.execs = actors.NewExecs(s.system, nil, s.logger)
+		s.execs.PlaceOn(s.placement)
+		return nil
+	}
+	workerOpts := opts.Workers
+	if workerOpts.Logger == nil {
+		workerOpts.Logger = &s.logger
+	}
+	if s.workers, err = sandbox.NewWorkers(workerOpts); err != nil {
+		return err
+	}
+	s.execs = actors.NewExecs(s.system, s.workers, s.logger)
+	return nil
+}
+
+// SandboxNodes returns the sandbox nodes that take runs now, by address;
+// nil when scripts run on this machine.
+func (s *System) SandboxNodes() []string {
+	if s.placement == nil {
+		return nil
+	}
+	return s.placement.Nodes()
+}
+
+// WaitSandboxNodes waits until at least n sandbox nodes take runs, or ctx
+// ends. Without sandbox nodes it returns at once.
+func (s *System) WaitSandboxNodes(ctx context.Context, n int) error {
+	if s.placement == nil {
+		return nil
+	}
+	return s.placement.WaitNodes(ctx, n)
 }
 
 // serverConfigs gathers the configured servers; nil means no MCP manager.
@@ -284,6 +333,9 @@ func (s *System) Close() error {
 		}
 		if s.workers != nil {
 			errs = append(errs, s.workers.Close())
+		}
+		if s.placement != nil {
+			s.placement.Close()
 		}
 		if s.broadcaster != nil {
 			s.broadcaster.Stop()

@@ -31,6 +31,9 @@ type Execs struct {
 	// spawner spawns exec actors under their supervisor: a crashed exec
 	// actor is stopped, and answers its call as it stops.
 	spawner *actor.RootContext
+	// placement, when set, puts every run's sandbox actor on a sandbox
+	// node instead of on a worker of this machine.
+	placement Placement
 }
 
 // NewExecs returns an Exec runner on system, borrowing workers from workers.
@@ -39,6 +42,10 @@ func NewExecs(system *actor.ActorSystem, workers WorkerSource, logger zerolog.Lo
 	return &Execs{system: system, workers: workers, logger: logger,
 		spawner: actor.NewRootContext(system, nil).WithGuardian(strategy)}
 }
+
+// PlaceOn makes e run every script on the sandbox nodes p places it on.
+// Call it before the first Run.
+func (e *Execs) PlaceOn(p Placement) { e.placement = p }
 
 // ExecRequest is one Exec call.
 type ExecRequest struct {
@@ -61,9 +68,21 @@ type ExecRequest struct {
 // panics and never fails with a Go error: a crash anywhere in the call is a
 // failure Result (BUDGET-9).
 func (e *Execs) Run(ctx context.Context, req ExecRequest) sandbox.Result {
+	var remote *remoteRun
+	if e.placement != nil {
+		if res, ok := sandbox.Precheck(ctx, req.Script); !ok {
+			return res
+		}
+		node, done, err := e.placement.Place(ctx)
+		if err != nil {
+			e.logger.Error().Err(err).Msg("exec: no sandbox node for the run")
+			return sandbox.NoMachineResult(ctx.Err() != nil)
+		}
+		remote = &remoteRun{node: node, done: done}
+	}
 	reply := make(chan sandbox.Result, 1)
 	props := actor.PropsFromProducer(func() actor.Actor {
-		return &execActor{ctx: ctx, req: req, workers: e.workers, reply: reply, logger: e.logger}
+		return &execActor{ctx: ctx, req: req, workers: e.workers, remote: remote, reply: reply, logger: e.logger}
 	}, actor.WithSupervisor(runOnce))
 	pid := e.spawner.Spawn(props)
 	res := <-reply
@@ -87,6 +106,8 @@ type execActor struct {
 	workers WorkerSource
 	reply   chan<- sandbox.Result
 	logger  zerolog.Logger
+	// remote is set when the run's sandbox actor is on a sandbox node.
+	remote *remoteRun
 
 	route    *execRoute
 	calls    []string
@@ -94,12 +115,27 @@ type execActor struct {
 }
 
 func (a *execActor) Receive(c actor.Context) {
+	if a.remote != nil && a.receiveRemote(c, c.Message()) {
+		return
+	}
 	switch m := c.Message().(type) {
 	case *actor.Started:
 		script := a.req.Script
 		a.route = &execRoute{system: c.ActorSystem(), exec: c.Self(), funnel: script.Host, pending: map[*sandbox.Call]struct{}{},
 			telemetry: a.req.Telemetry, audit: a.req.Audit}
 		script.Host = a.route
+		if a.remote != nil {
+			root, self, onCall := c.ActorSystem().Root, c.Self(), script.OnCall
+			script.OnCall = func(name string) {
+				if onCall != nil {
+					onCall(name)
+				}
+				root.Send(self, &callMade{name: name})
+			}
+			a.req.Script = script
+			a.startRemote(c)
+			return
+		}
 		c.Spawn(actor.PropsFromProducer(func() actor.Actor {
 			return &sandboxActor{ctx: a.ctx, req: script, workers: a.workers, telemetry: a.req.Telemetry}
 		}))
@@ -122,7 +158,9 @@ func (a *execActor) Receive(c actor.Context) {
 	case *actor.Stopping:
 		// Stopped before the run ended: this actor failed (its strategy
 		// stops it). The call still gets its answer.
-		if !a.answered {
+		if a.remote != nil {
+			a.answerRemote(c, sandbox.CrashResult(a.calls))
+		} else if !a.answered {
 			a.answer(sandbox.CrashResult(a.calls))
 		}
 	}
@@ -190,43 +228,52 @@ func (r *execRoute) Start(ctx context.Context, call *sandbox.Call) {
 
 // run executes call on the funnel and answers it.
 func (r *execRoute) run(call *sandbox.Call, logger zerolog.Logger) {
-	var (
-		res sandbox.CallResult
-		err error
-	)
-	tool := call.Name
-	if call.Search {
+	res, err := r.observed(r.runContext(), call.Search, call.Name, call.Args, logger)
+	r.mu.Lock()
+	delete(r.pending, call)
+	r.mu.Unlock()
+	call.Answer(res, err)
+}
+
+// observed runs one nested call on the funnel with its span and its audit
+// record, both ended before the call is answered (which may end the script
+// and the Exec call with it).
+func (r *execRoute) observed(ctx context.Context, search bool, name string, args json.RawMessage, logger zerolog.Logger) (sandbox.CallResult, error) {
+	tool := name
+	if search {
 		tool = exectool.SearchTool
 	}
 	start := time.Now()
 	slot := r.audit.Begin(tool)
-	ctx, span := r.telemetry.StartCall(r.runContext(), tool, call.Args)
+	ctx, span := r.telemetry.StartCall(ctx, tool, args)
+	res, err := callFunnel(ctx, r.funnel, search, name, args, logger)
+	outcome, size := pool.Outcome(err), 0
+	if err == nil {
+		size = res.Size()
+	}
+	span.End(outcome, size)
+	r.audit.Finish(slot, outcome, time.Since(start), size)
+	return res, err
+}
+
+// callFunnel runs one nested call on the funnel. A panic there is that
+// call's failure.
+func callFunnel(ctx context.Context, funnel sandbox.Host, search bool, name string, args json.RawMessage, logger zerolog.Logger) (res sandbox.CallResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			logger.Error().Ctx(ctx).Str("tool", call.Name).Interface("panic", p).Msg("exec: nested call panicked")
+			logger.Error().Ctx(ctx).Str("tool", name).Interface("panic", p).Msg("exec: nested call panicked")
 			res, err = sandbox.CallResult{}, errNestedCallPanicked
 		}
-		// Recorded before the answer, which may end the script and the
-		// Exec call with it.
-		outcome, size := pool.Outcome(err), 0
-		if err == nil {
-			size = res.Size()
-		}
-		span.End(outcome, size)
-		r.audit.Finish(slot, outcome, time.Since(start), size)
-		r.mu.Lock()
-		delete(r.pending, call)
-		r.mu.Unlock()
-		call.Answer(res, err)
 	}()
 	switch {
-	case r.funnel == nil:
+	case funnel == nil:
 		err = errNoFunnel
-	case call.Search:
-		res.Value, err = r.funnel.Search(ctx, call.Args)
+	case search:
+		res.Value, err = funnel.Search(ctx, args)
 	default:
-		res, err = r.funnel.CallTool(ctx, call.Name, call.Args)
+		res, err = funnel.CallTool(ctx, name, args)
 	}
+	return res, err
 }
 
 func (r *execRoute) runContext() context.Context {

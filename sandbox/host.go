@@ -180,6 +180,10 @@ func (ts *ToolSet) refusal(name string) string {
 	return msgUnknownTool(name)
 }
 
+// Down returns the configured servers that are not connected, with why
+// (see WithDown).
+func (ts *ToolSet) Down() map[string]string { return ts.downServers() }
+
 // downServers is what crosses to a worker.
 func (ts *ToolSet) downServers() map[string]string {
 	if ts == nil {

@@ -138,7 +138,7 @@ func (x *execution) result(ok bool, reason string) Result {
 // CrashResult is the failure Result of a run whose sandbox failed before it
 // could report, with the nested calls known to have been made.
 func CrashResult(calls []string) Result {
-	res := failure(msgCrashed + ". Tool calls that had already completed stay in effect.")
+	res := failure(msgRunCrashed)
 	res.Calls = calls
 	return res
 }

@@ -49,6 +49,7 @@ const (
 	msgNoOutput        = "The script produced no return value and no output."
 	msgEmptyCode       = "The script is empty: pass the JavaScript to run as code."
 	msgCrashed         = "The sandbox failed while running the script"
+	msgRunCrashed      = msgCrashed + ". Tool calls that had already completed stay in effect."
 	msgHostCallCrashed = "The tool call failed inside the host."
 
 	msgWorkerOutOfMemory   = "The sandbox process stopped: the script used more memory than it may. Tool calls that had already completed stay in effect."
@@ -56,6 +57,14 @@ const (
 	msgWorkerCrashed       = "The sandbox process stopped unexpectedly. Tool calls that had already completed stay in effect."
 	msgWorkerUnavailable   = "The sandbox could not be started, so the script did not run."
 	msgResultTooLarge      = "The tool returned more data than can be passed to the script."
+)
+
+// The failures of a run on a sandbox node (another machine), exported for
+// the actors that run it.
+const (
+	MsgMachineLost   = "The sandbox machine was lost while running the script. Tool calls that had already completed stay in effect."
+	MsgMachineSilent = "The sandbox machine stopped answering while running the script. Tool calls that had already completed stay in effect."
+	MsgNoMachine     = "No sandbox machine is available, so the script did not run."
 )
 
 func msgLogTruncated(total int) string {

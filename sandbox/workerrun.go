@@ -180,23 +180,13 @@ func (h *hostSide) during(f frame) bool {
 	return true
 }
 
-// admit checks a call frame against what the run allows, on the host side:
-// a worker is where an escape from the sandbox would run, so the host does
-// not take its word for the reachable set or the call cap.
+// admit checks a call frame against what the run allows (admission).
 func (h *hostSide) admit(f frame) string {
 	h.mu.Lock()
 	h.served++
 	served := h.served
 	h.mu.Unlock()
-	switch {
-	case served > h.limits.MaxCalls:
-		return msgCallLimit
-	case f.Kind == callKindSearch:
-		return ""
-	case f.Kind != callKindTool || !h.req.Tools.Has(f.Name):
-		return h.req.Tools.refusal(f.Name)
-	}
-	return ""
+	return admission(h.req.Tools, h.limits, served, f.Kind, f.Name)
 }
 
 // Pause opens a person wait for a nested call (pause.Clock): the worker
@@ -298,15 +288,21 @@ func (h *hostSide) keepImages(images []Image) {
 // failure is a failure Result built on the host side, from what the host
 // saw of the run.
 func (h *hostSide) failure(reason string) Result {
-	logs, _, _ := h.console.text()
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	return hostFailure(&h.console, reason, h.images, h.callNames)
+}
+
+// hostFailure is a failure Result from what a host kept of a run: the
+// console output, the images and the calls.
+func hostFailure(console *consoleLog, reason string, images []Image, calls []string) Result {
+	logs, _, _ := console.text()
 	return Result{
-		Text:   failureText(&h.console, reason),
+		Text:   failureText(console, reason),
 		Logs:   logs,
 		Error:  reason,
-		Images: h.images,
-		Calls:  append([]string(nil), h.callNames...),
+		Images: images,
+		Calls:  append([]string(nil), calls...),
 	}
 }
 

@@ -32,6 +32,9 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 	}
 	opts := mcpexec.Options{CatalogBudget: f.budget}
 	f.limitFlags.options(&opts)
+	if err := f.nodes.options(&opts); err != nil {
+		return err
+	}
 	tel, err := startTelemetry(ctx, c.prog, f.telemetryFlags, true, &opts, c.stderr)
 	if err != nil {
 		return err

@@ -251,9 +251,11 @@ type serveFlags struct {
 	budget       int
 	http         string // "" = stdio
 	allowOrigins []string
+	nodes        nodeFlags
 }
 
-const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] [--metrics ADDR] [--trace-args] [--verbose]"
+const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] " +
+	"[--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE] [--metrics ADDR] [--trace-args] [--verbose]"
 
 // tokenEnv names the environment variable holding the HTTP bearer token:
 // a flag would show the secret to every user of ps.
@@ -271,9 +273,13 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 		f.allowOrigins = append(f.allowOrigins, s)
 		return nil
 	})
+	addNodeFlags(fs, &f.nodes)
 	addTelemetryFlags(fs, &f.telemetryFlags)
 	fs.StringVar(&f.metrics, "metrics", "", "serve the metrics for Prometheus at http://`ADDR`/metrics (host:port; a bare :port binds to 127.0.0.1)")
 	if err := parseFlagsOnly(fs, args); err != nil {
+		return f, err
+	}
+	if err := f.nodes.check(fs); err != nil {
 		return f, err
 	}
 	if err := f.poolFlags.check(p, fs); err != nil {

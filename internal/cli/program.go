@@ -64,6 +64,8 @@ var mcpexecProgram = &program{
 		"catalog": cmdCatalog,
 		"tools":   cmdTools,
 		"version": cmdVersion,
+		// sandbox-node runs scripts for daemons on other machines.
+		"sandbox-node": cmdSandboxNode,
 	},
 	usage: `mcpexec folds a pool of MCP servers into one tool, Exec: the model writes a
 script that calls the servers' tools, run in a sandbox.
@@ -78,6 +80,9 @@ usage:
                             print the catalog the model would read
   mcpexec tools --servers FILE [--settings FILE]
                             print the tool declarations as JSON
+  mcpexec sandbox-node --listen HOST:PORT --membership-port N --tls-cert FILE --tls-key FILE --tls-ca FILE
+                            run scripts for daemons whose serve names this
+                            node with --node (mutual TLS)
   mcpexec version           print the version
 
 --servers takes the common {"mcpServers": {...}} file format.
