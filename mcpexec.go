@@ -221,7 +221,11 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 			return nil, err
 		}
 	}
-	if s.unobserve, err = tel.Observe(s.workerStats, s.serverStates); err != nil {
+	var workers func() telemetry.WorkerStats // none on this machine with sandbox nodes
+	if s.workers != nil {
+		workers = s.workerStats
+	}
+	if s.unobserve, err = tel.Observe(workers, s.serverStates); err != nil {
 		return nil, fmt.Errorf("mcpexec: telemetry: %w", err)
 	}
 	return s, nil
