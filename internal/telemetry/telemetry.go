@@ -155,9 +155,10 @@ func describeExecOutcome(outcome string) string {
 
 // Run is one script run on one worker.
 type Run struct {
-	t     *Telemetry
-	span  trace.Span
-	start time.Time
+	t        *Telemetry
+	span     trace.Span
+	start    time.Time
+	acquired bool // the run had a worker
 }
 
 // StartRun starts the span of a script run, a child of the Exec span in
@@ -176,15 +177,19 @@ func (t *Telemetry) StartRun(ctx context.Context) (context.Context, *Run) {
 // Acquired records that the run got its worker: a fresh one (spawned, or
 // warm and never used) or one reused after earlier runs.
 func (r *Run) Acquired(reused bool) {
-	if r == nil || r.span == nil {
+	if r == nil {
+		return
+	}
+	r.acquired = true
+	if r.span == nil {
 		return
 	}
 	r.span.SetAttributes(keyWorkerReused.Bool(reused))
 	r.span.AddEvent("worker acquired")
 }
 
-// End ends the run with its outcome (see Exec.End). A run that cost its
-// worker (timeout, out of memory, crash, abort) counts the worker as
+// End ends the run with its outcome (see Exec.End). A run that had a worker
+// and cost it (timeout, out of memory, crash, abort) counts the worker as
 // killed, by cause.
 func (r *Run) End(outcome string) {
 	if r == nil {
@@ -194,7 +199,7 @@ func (r *Run) End(outcome string) {
 		failed(r.span, outcome, describeExecOutcome(outcome))
 		r.span.End()
 	}
-	if m := r.t.metrics; m != nil {
+	if m := r.t.metrics; m != nil && r.acquired {
 		if cause := killCause(outcome); cause != "" {
 			m.workersKilled.Add(context.Background(), 1, metric.WithAttributeSet(attribute.NewSet(keyWorkerCause.String(cause))))
 		}
