@@ -61,6 +61,9 @@ type Request struct {
 	// (the parser recurses deeply) is already there for the next run,
 	// instead of being grown again by copying on every run.
 	onRunner func(loop func())
+	// phases, when set, collects the timed stretches of the run (a worker
+	// whose host traces the run sends them back with the result).
+	phases *phaseLog
 }
 
 // abandonGrace is how long Run waits, after interrupting a run at its
@@ -246,6 +249,7 @@ func (x *execution) execute() (res Result) {
 		x.hostCalls.Wait()
 	}()
 
+	prepare := x.req.phases.begin(phasePrepare)
 	r, err := x.req.realm, error(nil)
 	if r == nil {
 		r, err = newRealm()
@@ -268,7 +272,10 @@ func (x *execution) execute() (res Result) {
 		return x.fail(msgCrashed + ".")
 	}
 
+	prepare.end(false)
+	compiling := x.req.phases.begin(phaseCompile)
 	prog, js, err := compile(x.req.Code)
+	compiling.end(err != nil)
 	if err != nil {
 		return x.fail(err.Error())
 	}
@@ -276,6 +283,8 @@ func (x *execution) execute() (res Result) {
 		x.logger.Error().Err(err).Msg("sandbox: engine repair failed")
 		return x.fail(msgCrashed + ".")
 	}
+	evaluating := x.req.phases.begin(phaseEvaluate)
+	defer func() { evaluating.end(!res.OK) }()
 	v, err := x.start(prog)
 	if err != nil {
 		return x.failFrom(err)

@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 )
 
 // Environment of a re-executed worker process.
@@ -221,9 +223,12 @@ func (s *workerServer) serveRun(start frame) frame {
 		onRunner:     func(loop func()) { s.runner <- loop },
 	}
 	s.spare = nil
+	if telemetry.Sampled(start.Trace) {
+		req.phases = &phaseLog{}
+	}
 	res, abandoned := runReporting(context.Background(), req)
 	res.Images = nil // the host holds the images themselves
-	return frame{Type: frameDone, Result: &res, Abandoned: abandoned}
+	return frame{Type: frameDone, Result: &res, Abandoned: abandoned, Phases: req.phases.taken()}
 }
 
 // pipeHost is the Host a worker's runs see: every call becomes a call frame

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/pause"
 )
 
@@ -45,7 +46,9 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 		h.end()
 	}()
 
-	if err := w.conn.send(w.startFrame(req, &limits)); err != nil {
+	start := w.startFrame(req, &limits)
+	start.Trace = telemetry.Inject(ctx)
+	if err := w.conn.send(start); err != nil {
 		w.spent = true
 		return h.failure(w.crashReason())
 	}
@@ -68,6 +71,7 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 				return h.failure(reason)
 			}
 			if f.Type == frameDone {
+				telemetry.RecordPhases(ctx, spansOf(f.Phases))
 				res := h.finish(f)
 				// An abort cancels the nested calls in flight, and their
 				// rejections may end the script before ctx.Done is seen
