@@ -18,7 +18,7 @@ import (
 // are what a local run gives.
 func TestRemoteRunMakesNestedCallsThroughTheDaemon(t *testing.T) {
 	ca := testcerts.NewAuthority(t)
-	_, member := startNode(t, ca, "node-a")
+	_, member := startNode(t, ca.Issue("node-a"))
 	d := startDaemon(t, ca, member)
 
 	host := &toolHost{tools: map[string]func(context.Context, json.RawMessage) (sandbox.CallResult, error){

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,8 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/internal/testcerts"
+	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/nodes"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
@@ -161,12 +165,14 @@ func execRuns(t *testing.T, sys *mcpexec.System, where *placements, first, n int
 // mutual TLS: a few hundred concurrent Execs spread across the nodes, one
 // node killed with SIGKILL mid-run. Every run gets its result: those on the
 // killed node fail as lost, the others succeed; new runs avoid the dead
-// node; the node restarted rejoins and gets work; no process is left.
+// node; the node restarted rejoins and gets work; a node whose certificate
+// another CA signed is listed by membership but never gets a run; no
+// process is left.
 func TestSandboxNodesSurviveALostMachine(t *testing.T) {
 	ca := testcerts.NewAuthority(t)
 	mark := newRunMark(t)
 	type ports struct{ listen, membership int }
-	nodePorts := make([]ports, 3)
+	nodePorts := make([]ports, 4) // the last is the stranger's
 	for i := range nodePorts {
 		nodePorts[i] = ports{freeTCPPort(t), freeTCPPort(t)}
 	}
@@ -193,12 +199,16 @@ func TestSandboxNodesSurviveALostMachine(t *testing.T) {
 	where := &placements{byRun: map[int]string{}, called: map[int]bool{}}
 	settings := writeFile(t, "settings.json", `{"permissions": {"allow": ["mcp__text"]}}`)
 	ctx := context.Background()
+	logs := &testkit.SyncBuffer{}
+	logger := zerolog.New(logs).Level(zerolog.WarnLevel)
 	sys, err := mcpexec.Start(ctx, mcpexec.Options{
+		Logger:       &logger,
 		Servers:      builtinServers("text"),
 		SettingsPath: settings,
 		Nodes: &nodes.DaemonOptions{
 			Listen: "127.0.0.1:0", TLS: daemonTLS, RefreshInterval: 200 * time.Millisecond, OnPlace: where.record,
-			Nodes: []string{started[0].membership, started[1].membership, started[2].membership},
+			Nodes: []string{started[0].membership, started[1].membership, started[2].membership,
+				net.JoinHostPort("127.0.0.1", strconv.Itoa(nodePorts[3].membership))},
 		},
 	})
 	if err != nil {
@@ -263,7 +273,10 @@ return said;`, run)
 	}
 	t.Logf("runs per node: %v", perNode)
 
-	// Phase 2: new runs go to the remaining nodes.
+	// Phase 2: new runs go to the remaining nodes, and never to a node
+	// from another CA, although membership lists it.
+	stranger := startSandboxNode(t, testcerts.NewAuthority(t).Issue("stranger"), nodePorts[3].listen, nodePorts[3].membership, mark)
+	waitForNode(t, sys, stranger.listen)
 	quick := func(run int) string {
 		return fmt.Sprintf(`return await tools.mcp__text__echo({text: "run %d"});`, run)
 	}
@@ -274,16 +287,17 @@ return said;`, run)
 		if want := fmt.Sprintf("run %d", run); !res.OK || res.Text != want {
 			t.Errorf("run %d after the kill: ok=%v %q, want %q", run, res.OK, res.Text, want)
 		}
-		if node == victim.listen {
-			t.Errorf("run %d after the kill was placed on the dead node", run)
+		if node == victim.listen || node == stranger.listen {
+			t.Errorf("run %d after the kill was placed on %s", run, node)
 		}
+	}
+	if !strings.Contains(logs.String(), `"node":"`+stranger.listen+`","message":"nodes: placing a run failed`) {
+		t.Errorf("no run was tried on the node from another CA; the daemon's log:\n%s", logs)
 	}
 
 	// Phase 3: the node restarted on its address rejoins and gets work.
 	restarted := startSandboxNode(t, nodeFiles[1], nodePorts[1].listen, nodePorts[1].membership, mark)
-	if err := sys.WaitSandboxNodes(waitCtx, 3); err != nil {
-		t.Fatalf("the restarted node did not rejoin: %v (live: %v)", err, sys.SandboxNodes())
-	}
+	waitForNode(t, sys, restarted.listen)
 	first := concurrent + later
 	results = execRuns(t, sys, where, first, later, quick)
 	onRestarted := 0
@@ -292,8 +306,11 @@ return said;`, run)
 		if want := fmt.Sprintf("run %d", run); !res.OK || res.Text != want {
 			t.Errorf("run %d after the restart: ok=%v %q, want %q", run, res.OK, res.Text, want)
 		}
-		if where.node(run) == restarted.listen {
+		switch where.node(run) {
+		case restarted.listen:
 			onRestarted++
+		case stranger.listen:
+			t.Errorf("run %d was placed on the node from another CA", run)
 		}
 	}
 	if onRestarted == 0 {
@@ -305,7 +322,7 @@ return said;`, run)
 	if err := sys.Close(); err != nil {
 		t.Errorf("close: %v", err)
 	}
-	for _, n := range []*sandboxNode{started[0], started[2], restarted} {
+	for _, n := range []*sandboxNode{started[0], started[2], restarted, stranger} {
 		n.stop(syscall.SIGTERM)
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -313,4 +330,17 @@ return said;`, run)
 		time.Sleep(50 * time.Millisecond)
 	}
 	checkNoSurvivors(t, mark)
+}
+
+// waitForNode waits until membership lists the node whose remote listens
+// on address.
+func waitForNode(t *testing.T, sys *mcpexec.System, address string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !slices.Contains(sys.SandboxNodes(), address) {
+		if time.Now().After(deadline) {
+			t.Fatalf("node %s did not join (live: %v)", address, sys.SandboxNodes())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
