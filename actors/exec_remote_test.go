@@ -119,11 +119,13 @@ func TestRemoteRunRefusesCallsOutsideTheToolSetOrCap(t *testing.T) {
 	}
 }
 
-// A node that never reports its run is given up on once the host's budget
-// is spent: the run fails with the silent-machine text, and the node's
-// actor is stopped.
+// A node that starts a run and never reports it is given up on once the
+// host's budget is spent: the run fails with the silent-machine text, and
+// the node's actor is stopped.
 func TestRemoteRunEndsWhenTheNodeStopsAnswering(t *testing.T) {
-	node := &hostileNode{got: make(chan any, 8), onStart: func(actor.Context, *actor.PID) {}}
+	node := &hostileNode{got: make(chan any, 8), onStart: func(c actor.Context, exec *actor.PID) {
+		c.Request(exec, &nodepb.RunStarted{})
+	}}
 	execs, place := remoteFixture(t, node)
 	res := execs.Run(context.Background(), actors.ExecRequest{Script: sandbox.Request{
 		Code: "return 1", Tools: sandbox.NewToolSet(nil), Limits: sandbox.Limits{Timeout: 50 * time.Millisecond},
