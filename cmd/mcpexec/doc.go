@@ -14,10 +14,13 @@
 //
 //	mcpexec serve --servers FILE [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]...
 //	              [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] [--verbose]
+//	              [--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE]
 //	mcpexec exec --servers FILE [--settings FILE] [--timeout D] [--max-calls N] [--memory-mb N]
 //	             [--ask allow|deny|prompt] [--json] [--verbose] (--script FILE | -)
 //	mcpexec catalog --servers FILE [--settings FILE] [--budget N] [--verbose]
 //	mcpexec tools --servers FILE [--settings FILE] [--verbose]
+//	mcpexec sandbox-node --listen HOST:PORT --membership-port N --tls-cert FILE --tls-key FILE --tls-ca FILE
+//	             [--workers N] [--max-workers N] [--memory-mb N] [--verbose]
 //	mcpexec version
 //
 // serve speaks MCP over stdio, or streamable HTTP with --http (loopback
@@ -25,7 +28,11 @@
 // rebinding; the bearer token in $MCPEXEC_TOKEN, when set, is required). It
 // follows edits to both files. exec runs one script and prints the result
 // the model would receive; catalog prints the catalog and the servers'
-// instructions; tools prints tools[] as JSON.
+// instructions; tools prints tools[] as JSON. sandbox-node runs scripts for
+// daemons on other machines: serve with --node (a node's membership
+// endpoint, repeatable), --node-listen (where the nodes reach the daemon)
+// and the three TLS flags runs every script on those nodes, over mutual
+// TLS.
 //
 // After a successful call of a tool that declares no output schema, the
 // catalog learns the shape of what it returned (field names and types,
