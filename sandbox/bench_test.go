@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -133,7 +134,14 @@ func BenchmarkTransform(b *testing.B) {
 
 const typicalScript = `interface Issue { id: number; title: string; labels?: string[] }
 const issues: Issue[] = await tools.mcp__github__list_issues({ repo: "acme/app", state: "open" }) as any;
-const rows = issues
+` + typicalScriptRest
+
+// typicalJavaScript is typicalScript as a model writes it in plain
+// JavaScript.
+const typicalJavaScript = `const issues = await tools.mcp__github__list_issues({ repo: "acme/app", state: "open" });
+` + typicalScriptRest
+
+const typicalScriptRest = `const rows = issues
 	.filter((i) => i.labels?.includes("bug") ?? false)
 	.map((i) => "| " + i.id + " | " + i.title + " |");
 for (const i of issues.slice(0, 3)) {
@@ -141,3 +149,29 @@ for (const i of issues.slice(0, 3)) {
 }
 console.log(rows.length + " bugs");
 return ["| id | title |", "|---|---|", ...rows].join("\n");`
+
+// BenchmarkCompile compares the two ways a plain JavaScript script can be
+// compiled: as written, which is what a run does (parse, compile, and the
+// position map: its first line only, or every line when the last line has
+// a non-ASCII character), and through the transform, which it skips.
+func BenchmarkCompile(b *testing.B) {
+	nonASCII := strings.Replace(typicalJavaScript, `.join("\n")`, `.join("\n") + " ✓"`, 1)
+	for _, c := range []struct {
+		name    string
+		code    string
+		compile func(string) (*goja.Program, string, error)
+	}{
+		{"AsWritten", typicalJavaScript, compile},
+		{"AsWrittenNonASCIILastLine", nonASCII, compile},
+		{"Transformed", typicalJavaScript, compileTransformed},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := c.compile(c.code); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

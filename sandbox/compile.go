@@ -6,7 +6,6 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
-	"github.com/go-sourcemap/sourcemap"
 )
 
 // compile turns a script into a program. A script that goja parses as it is
@@ -14,7 +13,7 @@ import (
 // transform costs several times a whole trivial run, and it would change
 // nothing. Every other script goes through the transform, whose source map
 // is attached to the parsed file, so positions in errors and stacks point at
-// the script as written (see scriptPosition for the wrapper's shift).
+// the script as written (positions.go).
 //
 // Source map comments are never followed: such a comment would make the
 // parser read a host file. import(), which goja rejects at parse time with
@@ -28,22 +27,30 @@ func compile(code string) (*goja.Program, string, error) {
 	if !typeArgumentsPossible.MatchString(code) {
 		if parsed, err := parse(scriptPrefix + code + scriptSuffix); err == nil {
 			if prog, err := goja.CompileAST(parsed, false); err == nil {
+				if m := positionMap(code); m != nil {
+					parsed.File.SetSourceMap(m)
+				}
 				return prog, code, nil
 			}
 		}
 	}
+	return compileTransformed(code)
+}
+
+// compileTransformed compiles the script through the transform.
+func compileTransformed(code string) (*goja.Program, string, error) {
 	t, err := transform(code)
 	if err != nil {
 		return nil, "", err
 	}
 	parsed, err := parse(t.code)
 	if err == nil {
-		if m, mapErr := sourcemap.Parse(scriptName, t.sourceMap); mapErr == nil {
-			parsed.File.SetSourceMap(m)
-		}
 		var prog *goja.Program
 		prog, err = goja.CompileAST(parsed, false)
 		if err == nil {
+			if m, mapErr := transformedPositionMap(t.code, t.sourceMap); mapErr == nil && m != nil {
+				parsed.File.SetSourceMap(m)
+			}
 			return prog, t.code, nil
 		}
 	}

@@ -18,7 +18,11 @@
 // its realm the first time it touches one. Every function the script can
 // reach is created in the run's own runtime, every code-generation path
 // throws EvalError, and values cross the boundary only as plain data: JSON
-// in, JSON out, built afresh on each side.
+// in, JSON out, built afresh on each side. Errors the script catches speak
+// JavaScript, never the engine's Go: a tool result, whose prototype is null,
+// refuses conversion to text as Node words it, and so do the sandbox's own
+// functions for what they cannot convert. Positions in errors and stacks are
+// the script's own, as written.
 //
 // The run owns its runtime on one goroutine with a small event loop: host
 // calls execute on their own goroutines and their results are handed back to

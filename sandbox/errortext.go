@@ -13,19 +13,14 @@ import (
 // in the script as written an error arose and which tool rejected, and it
 // never shows the engine's Go internals.
 
-// engineConversion is goja's text for an object that has neither toString
-// nor valueOf (a tool result, whose prototype is null): it formats the Go
-// value behind the object, pointers and all. The script sees the engine's
-// error object as it is; every text that leaves the sandbox (the failure,
-// console output, the return value) carries JavaScript's own wording
-// instead.
+// engineConversion is goja's text for an object it cannot convert to a
+// primitive (conversion.go): the failure, console output and the return
+// value carry JavaScript's wording instead.
 var engineConversion = regexp.MustCompile(`(?s)Could not convert &\{.*?\}(?: \(\*goja\.[A-Za-z]+\))? to primitive`)
-
-const conversionText = "Cannot convert object to primitive value"
 
 // withoutEngineInternals rewrites engine messages that show Go values.
 func withoutEngineInternals(s string) string {
-	if !strings.Contains(s, "Could not convert &{") {
+	if !strings.Contains(s, engineConversionPrefix+"&{") {
 		return s
 	}
 	return engineConversion.ReplaceAllString(s, conversionText)
@@ -59,20 +54,11 @@ func errorText(obj *goja.Object) string {
 // is followed by line, column, and a program counter in parentheses.
 var stackFrame = regexp.MustCompile(regexp.QuoteMeta(scriptName) + `:(\d+):(\d+)`)
 
-// scriptPosition turns a position in the wrapped script into one in the
-// script as written: the wrapper's prefix shares the first line. It reports
-// false for positions in the wrapper's closing line.
-func scriptPosition(code string, line, column int) (int, int, bool) {
-	if line < 1 || line > strings.Count(code, "\n")+1 {
-		return 0, 0, false
-	}
-	if line == 1 {
-		column -= len(scriptPrefix)
-		if column < 1 {
-			column = 1
-		}
-	}
-	return line, column, true
+// inScript reports whether a line (as goja reports it, through the
+// program's position map) is one of the script's own: the wrapper's closing
+// line is not.
+func inScript(code string, line int) bool {
+	return line >= 1 && line <= len(splitLines(code))
 }
 
 func formatPosition(line, column int) string {
@@ -87,8 +73,8 @@ func (x *execution) thrownAt(obj *goja.Object) string {
 	for _, m := range stackFrame.FindAllStringSubmatch(stack, 8) {
 		line, _ := strconv.Atoi(m[1])
 		column, _ := strconv.Atoi(m[2])
-		if l, c, ok := scriptPosition(x.req.Code, line, column); ok {
-			return formatPosition(l, c)
+		if inScript(x.req.Code, line) {
+			return formatPosition(line, column)
 		}
 	}
 	return ""
@@ -113,9 +99,8 @@ func (x *execution) locate(site callSite) string {
 		if f.SrcName() != scriptName {
 			continue
 		}
-		p := f.Position()
-		if l, c, ok := scriptPosition(x.req.Code, p.Line, p.Column); ok {
-			return formatPosition(l, c)
+		if p := f.Position(); inScript(x.req.Code, p.Line) {
+			return formatPosition(p.Line, p.Column)
 		}
 	}
 	return ""

@@ -128,13 +128,16 @@ func TestISO4_ReachableFunctionsBelongToTheSandboxRealm(t *testing.T) {
 			arrayItemProto: Object.getPrototypeOf(r.list[0]) === null,
 			viaResult,
 			toolCtorIsSandboxFunction: tools.mcp__s__t.constructor === Function,
+			resultConversionCtorIsSandboxFunction: r[Symbol.toPrimitive].constructor === Function &&
+				r.nested[Symbol.toPrimitive] === r[Symbol.toPrimitive],
 			consoleCtorIsSandboxFunction: console.log.constructor === Function,
 			toolName: tools.mcp__s__t.name,
 			consoleName: console.log.name,
 			searchName: tools["$codemode"].search.name,
 		};`)
 	wantValue(t, res, `{"resultCtor":"undefined","nestedCtor":"undefined","resultProto":true,"arrayItemProto":true,
-		"viaResult":"TypeError","toolCtorIsSandboxFunction":true,"consoleCtorIsSandboxFunction":true,
+		"viaResult":"TypeError","toolCtorIsSandboxFunction":true,"resultConversionCtorIsSandboxFunction":true,
+		"consoleCtorIsSandboxFunction":true,
 		"toolName":"mcp__s__t","consoleName":"log","searchName":"search"}`)
 }
 

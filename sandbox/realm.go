@@ -20,6 +20,8 @@ type realm struct {
 	objectPrototype *goja.Object
 	arrayPrototype  *goja.Object
 	errorCtor       goja.Value
+	toPrimitive     goja.Value          // of tool results, once made (conversion.go)
+	converters      conversionFunctions // once made (conversion.go)
 }
 
 // lockdownProgram closes every path to code generation from strings (ISO-2,
@@ -129,7 +131,7 @@ var engineRepairs = []struct {
 	{"toLocaleString", goja.MustCompile("repair-number-locale.js", numberLocaleRepair, true)},
 }
 
-const numberLocaleRepair = `(function () {
+const numberLocaleRepair = `(function (number) {
 	'use strict';
 	const original = Number.prototype.toLocaleString;
 	const valueOf = Number.prototype.valueOf;
@@ -171,8 +173,8 @@ const numberLocaleRepair = `(function () {
 				Object.keys(opts).some((k) => !known[k]) || !(Math.abs(n) < 1e21)) {
 				return original.call(this, locales, options);
 			}
-			const min = opts.minimumFractionDigits === undefined ? 0 : Number(opts.minimumFractionDigits);
-			const max = opts.maximumFractionDigits === undefined ? Math.max(min, 3) : Number(opts.maximumFractionDigits);
+			const min = opts.minimumFractionDigits === undefined ? 0 : number(opts.minimumFractionDigits);
+			const max = opts.maximumFractionDigits === undefined ? Math.max(min, 3) : number(opts.maximumFractionDigits);
 			if (!(min >= 0 && min <= 100 && max >= min && max <= 100)) {
 				throw new RangeError('maximumFractionDigits value is out of range.');
 			}
@@ -185,13 +187,22 @@ const numberLocaleRepair = `(function () {
 		} }.toLocaleString,
 		writable: true, configurable: true, enumerable: false,
 	});
-})();`
+})`
 
-// repair runs the engine repairs that code needs.
+// repair runs the engine repairs that code needs. A repair whose program
+// is a function is called with the sandbox's conversion of script values
+// to numbers (conversion.go).
 func (r *realm) repair(code string) error {
 	for _, fix := range engineRepairs {
-		if strings.Contains(code, fix.mentions) {
-			if _, err := r.vm.RunProgram(fix.program); err != nil {
+		if !strings.Contains(code, fix.mentions) {
+			continue
+		}
+		v, err := r.vm.RunProgram(fix.program)
+		if err != nil {
+			return err
+		}
+		if install, ok := goja.AssertFunction(v); ok {
+			if _, err := install(goja.Undefined(), r.conversions().number); err != nil {
 				return err
 			}
 		}

@@ -244,7 +244,7 @@ func (x *execution) execute() (res Result) {
 		x.logger.Error().Err(err).Msg("sandbox: engine repair failed")
 		return x.fail(msgCrashed + ".")
 	}
-	v, err := r.vm.RunProgram(prog)
+	v, err := x.start(prog)
 	if err != nil {
 		return x.failFrom(err)
 	}
@@ -280,6 +280,20 @@ func (x *execution) execute() (res Result) {
 	return x.succeed(promise.Result())
 }
 
+// start runs the program, whose value is the script's async function, and
+// calls that function: the script's promise is its result.
+func (x *execution) start(prog *goja.Program) (goja.Value, error) {
+	v, err := x.realm.vm.RunProgram(prog)
+	if err != nil {
+		return nil, err
+	}
+	script, ok := goja.AssertFunction(v)
+	if !ok {
+		return nil, errors.New("the compiled script is not a function")
+	}
+	return script(goja.Undefined())
+}
+
 // deliver settles a script promise with a host answer. Settling runs the
 // promise jobs it unblocks, so it returns the runtime's error if the script
 // was interrupted meanwhile.
@@ -295,7 +309,7 @@ func (x *execution) deliver(c completion) error {
 		return c.reject(e)
 	}
 	x.keepImages(c.images)
-	v, err := fromJSON(x.realm.vm, c.value)
+	v, err := fromJSON(x.realm, c.value)
 	if err != nil {
 		x.logger.Warn().Err(err).Msg("sandbox: host returned a value that is not JSON")
 		return c.reject(x.realm.newError("The tool returned a value that could not be read."))

@@ -78,7 +78,7 @@ func (x *execution) schedule(call goja.FunctionCall, repeat bool) int64 {
 	t := &timer{
 		id:       x.timers.next,
 		callback: callback,
-		interval: timerDelay(call.Argument(1)),
+		interval: x.timerDelay(call.Argument(1)),
 		repeat:   repeat,
 	}
 	if len(call.Arguments) > 2 {
@@ -106,16 +106,16 @@ func (x *execution) arm(t *timer) {
 // would otherwise spin the loop.
 const minTimerDelay = time.Millisecond
 
-// timerDelay reads a delay as Node does: a number of milliseconds, anything
-// below one (or not a number) meaning one.
-func timerDelay(v goja.Value) time.Duration {
+// timerDelay reads a delay as Node does (after *= 1): Number(delay)
+// milliseconds, anything below one (or not a number) meaning one.
+func (x *execution) timerDelay(v goja.Value) time.Duration {
 	if v == nil || goja.IsUndefined(v) {
 		return minTimerDelay
 	}
-	if _, isObject := v.(*goja.Object); isObject {
-		return minTimerDelay // converting it would run script code
+	if goja.IsBigInt(v) {
+		panic(x.realm.vm.NewTypeError(msgMixedBigInt))
 	}
-	ms := v.ToFloat()
+	ms := x.realm.toNumber(v)
 	if math.IsNaN(ms) || ms < 1 {
 		return minTimerDelay
 	}
@@ -125,19 +125,16 @@ func timerDelay(v goja.Value) time.Duration {
 	return time.Duration(ms * float64(time.Millisecond))
 }
 
-// cancelTimer is clearTimeout and clearInterval; an unknown id is ignored.
+// cancelTimer is clearTimeout and clearInterval. As in Node it never
+// throws: an id is a number or a string, anything else (or an unknown id)
+// is ignored.
 func (x *execution) cancelTimer(v goja.Value) {
-	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
+	if !goja.IsNumber(v) && !goja.IsString(v) {
 		return
 	}
-	if _, isObject := v.(*goja.Object); isObject {
-		return
+	if f := v.ToFloat(); !math.IsNaN(f) {
+		x.dropTimer(int64(f))
 	}
-	f := v.ToFloat()
-	if math.IsNaN(f) {
-		return
-	}
-	x.dropTimer(int64(f))
 }
 
 func (x *execution) dropTimer(id int64) {
@@ -155,20 +152,7 @@ func (x *execution) dropTimer(id int64) {
 // callback ends the run, as an uncaught exception in a timer ends a Node
 // process.
 func (x *execution) fireDue() error {
-	now := time.Now()
-	var due []*timer
-	for _, t := range x.timers.live {
-		if !t.due.After(now) {
-			due = append(due, t)
-		}
-	}
-	slices.SortFunc(due, func(a, b *timer) int {
-		if c := a.due.Compare(b.due); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.id, b.id)
-	})
-	for _, t := range due {
+	for _, t := range x.timers.dueAt(time.Now()) {
 		if x.timers.live[t.id] != t {
 			continue
 		}
@@ -183,6 +167,24 @@ func (x *execution) fireDue() error {
 		}
 	}
 	return nil
+}
+
+// dueAt returns the timers due at now in the order they fire: by due time,
+// and in the order they were scheduled when due together.
+func (ts *timers) dueAt(now time.Time) []*timer {
+	var due []*timer
+	for _, t := range ts.live {
+		if !t.due.After(now) {
+			due = append(due, t)
+		}
+	}
+	slices.SortFunc(due, func(a, b *timer) int {
+		if c := a.due.Compare(b.due); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	return due
 }
 
 // stopTimers stops every Go timer of the run.

@@ -30,11 +30,13 @@ const maxScriptBytes = 1 << 20
 // The script is the body of an async function, so it can await at top level
 // and return. esbuild refuses a script with both a top-level await and a
 // top-level return, so the wrapper is added before the transform. The prefix
-// shares the script's first line so that lines keep their numbers; columns
-// on the first line are shifted by its length.
+// shares the script's first line so that lines keep their numbers; the
+// source map attached to every program undoes its shift of the first line's
+// columns (positions.go). The program's value is the function, which the
+// run calls from Go: no frame of the wrapper's own appears in a stack.
 const (
 	scriptPrefix = "(async function () {"
-	scriptSuffix = "\n})()"
+	scriptSuffix = "\n})"
 	scriptName   = "script.ts"
 )
 

@@ -203,3 +203,11 @@ func TestOverlongScriptIsRefusedBeforeTheTransform(t *testing.T) {
 	res := run(newFakeHost(), "return 1;"+strings.Repeat(" ", maxScriptBytes))
 	wantFailure(t, res, msgScriptTooLong)
 }
+
+// TestPlainJavaScriptRunsAsWritten: a script goja parses skips the
+// transform, so what it reads of its own source is the source as written,
+// as in Node (the transform would drop the comment and change the layout).
+func TestPlainJavaScriptRunsAsWritten(t *testing.T) {
+	res := run(newFakeHost(), "function add(a, b) { /* sum */ return a + b; }\nreturn add.toString();")
+	wantValue(t, res, `"function add(a, b) { /* sum */ return a + b; }"`)
+}

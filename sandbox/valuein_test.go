@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/dop251/goja"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -17,8 +16,11 @@ func FuzzFromJSON(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, doc string) {
-		vm := goja.New()
-		v, err := fromJSON(vm, json.RawMessage(doc))
+		r, err := newRealm()
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := fromJSON(r, json.RawMessage(doc))
 		if doc == "" || isSpace(doc) {
 			return // empty means null by contract
 		}

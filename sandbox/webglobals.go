@@ -89,8 +89,9 @@ func (g *lazyGlobals) Set(string, goja.Value) bool { return false }
 func (g *lazyGlobals) Delete(string) bool          { return false }
 func (g *lazyGlobals) Keys() []string              { return nil }
 
-// buildWeb runs webglobals.js in the realm, lending it the run's clock and
-// a source of random bytes, and the realm's own setTimeout.
+// buildWeb runs webglobals.js in the realm, lending it the run's clock, a
+// source of random bytes, the sandbox's conversion to text, and the realm's
+// own setTimeout.
 func (g *lazyGlobals) buildWeb() (*goja.Object, error) {
 	if g.web != nil {
 		return g.web, nil
@@ -114,7 +115,7 @@ func (g *lazyGlobals) buildWeb() (*goja.Object, error) {
 	now := g.x.realm.newFunction("now", func(goja.FunctionCall) goja.Value {
 		return vm.ToValue(float64(time.Since(start).Nanoseconds()) / 1e6)
 	})
-	web, err := apply(goja.Undefined(), randomBytes, now, g.Get("setTimeout"))
+	web, err := apply(goja.Undefined(), randomBytes, now, g.Get("setTimeout"), g.x.realm.conversions().text)
 	if err != nil {
 		return nil, err
 	}

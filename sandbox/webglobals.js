@@ -4,10 +4,11 @@
 // This file is compiled once per process. A run builds these globals only
 // when its script first touches one of them (see lazyGlobals), by calling
 // the function below in its own realm: everything here is created in that
-// realm. The host lends two functions only: random bytes and the run's
-// clock; the realm's own setTimeout is passed in as it was before the
-// script ran.
-(function (randomBytes, now, setTimeoutOfRealm) {
+// realm. The host lends three functions only: random bytes, the run's clock,
+// and text, which converts a value to a string as Web IDL does (a symbol is
+// refused) in JavaScript's words when it cannot; the realm's own setTimeout
+// is passed in as it was before the script ran.
+(function (randomBytes, now, setTimeoutOfRealm, text) {
 	'use strict';
 	const defineProperty = Object.defineProperty;
 
@@ -30,7 +31,7 @@
 		// --- encoding ---------------------------------------------------
 
 		function utf8Encode(s) {
-			s = String(s);
+			s = text(s);
 			const out = [];
 			for (let i = 0; i < s.length; i++) {
 				let c = s.charCodeAt(i);
@@ -95,7 +96,7 @@
 			encode(input = '') { return new Uint8Array(utf8Encode(input)); }
 			encodeInto(source, destination) {
 				let read = 0, written = 0;
-				for (const ch of String(source)) {
+				for (const ch of text(source)) {
 					const bytes = utf8Encode(ch);
 					if (written + bytes.length > destination.length) break;
 					destination.set(bytes, written);
@@ -110,7 +111,7 @@
 			#fatal;
 			#ignoreBOM;
 			constructor(label = 'utf-8', options = {}) {
-				const l = String(label).trim().toLowerCase();
+				const l = text(label).trim().toLowerCase();
 				if (l !== 'utf-8' && l !== 'utf8' && l !== 'unicode-1-1-utf-8') {
 					throw new RangeError(`The "${label}" encoding is not supported`);
 				}
@@ -139,7 +140,7 @@
 
 		function btoa(data) {
 			if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
-			const s = String(data);
+			const s = text(data);
 			let out = '';
 			for (let i = 0; i < s.length; i += 3) {
 				const a = s.charCodeAt(i), b = s.charCodeAt(i + 1), c = s.charCodeAt(i + 2);
@@ -154,7 +155,7 @@
 
 		function atob(data) {
 			if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
-			let s = String(data).replace(/[\t\n\f\r ]/g, '');
+			let s = text(data).replace(/[\t\n\f\r ]/g, '');
 			if (s.length % 4 === 0) s = s.replace(/==?$/, '');
 			if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) throw invalidCharacter();
 			let out = '', bits = 0, value = 0;
@@ -230,13 +231,13 @@
 						for (const pair of init) {
 							const p = [...pair];
 							if (p.length !== 2) throw new TypeError('Each query pair must be an iterable [name, value] tuple');
-							this.#list.push([String(p[0]), String(p[1])]);
+							this.#list.push([text(p[0]), text(p[1])]);
 						}
 					} else {
-						for (const key of Object.keys(init)) this.#list.push([key, String(init[key])]);
+						for (const key of Object.keys(init)) this.#list.push([key, text(init[key])]);
 					}
 				} else {
-					const s = String(init);
+					const s = text(init);
 					this.#list = parseForm(s[0] === '?' ? s.slice(1) : s);
 				}
 			}
@@ -246,25 +247,25 @@
 				if (url) setQueryOf(url, this.toString());
 			}
 			get size() { return this.#list.length; }
-			append(name, value) { this.#list.push([String(name), String(value)]); this.#update(); }
+			append(name, value) { this.#list.push([text(name), text(value)]); this.#update(); }
 			delete(name, value) {
-				name = String(name);
-				this.#list = this.#list.filter(([k, v]) => k !== name || (value !== undefined && v !== String(value)));
+				name = text(name);
+				this.#list = this.#list.filter(([k, v]) => k !== name || (value !== undefined && v !== text(value)));
 				this.#update();
 			}
 			get(name) {
-				name = String(name);
+				name = text(name);
 				const found = this.#list.find(([k]) => k === name);
 				return found ? found[1] : null;
 			}
-			getAll(name) { name = String(name); return this.#list.filter(([k]) => k === name).map(([, v]) => v); }
+			getAll(name) { name = text(name); return this.#list.filter(([k]) => k === name).map(([, v]) => v); }
 			has(name, value) {
-				name = String(name);
-				return this.#list.some(([k, v]) => k === name && (value === undefined || v === String(value)));
+				name = text(name);
+				return this.#list.some(([k, v]) => k === name && (value === undefined || v === text(value)));
 			}
 			set(name, value) {
-				name = String(name);
-				value = String(value);
+				name = text(name);
+				value = text(value);
 				let found = false;
 				this.#list = this.#list.filter((pair) => {
 					if (pair[0] !== name) return true;
@@ -372,7 +373,7 @@
 
 		// parse returns the URL record of input, resolved against base.
 		function parse(input, base) {
-			let s = String(input).replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
+			let s = text(input).replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
 			const record = { scheme: '', username: '', password: '', host: null, port: '', path: '', opaque: false, query: null, fragment: null };
 			const hashAt = s.indexOf('#');
 			if (hashAt >= 0) {
@@ -529,7 +530,7 @@
 			}
 			get protocol() { return this.#r.scheme; }
 			set protocol(value) {
-				const m = /^([A-Za-z][A-Za-z0-9+.-]*):?/.exec(String(value));
+				const m = /^([A-Za-z][A-Za-z0-9+.-]*):?/.exec(text(value));
 				if (!m) return;
 				const scheme = m[1].toLowerCase() + ':';
 				if (isSpecial(scheme) !== isSpecial(this.#r.scheme)) return;
@@ -537,9 +538,9 @@
 				if (this.#r.port === specialPorts[scheme]) this.#r.port = '';
 			}
 			get username() { return this.#r.username; }
-			set username(value) { if (this.#r.host) this.#r.username = encodeSet(String(value), userinfoSet); }
+			set username(value) { if (this.#r.host) this.#r.username = encodeSet(text(value), userinfoSet); }
 			get password() { return this.#r.password; }
-			set password(value) { if (this.#r.host) this.#r.password = encodeSet(String(value), userinfoSet); }
+			set password(value) { if (this.#r.host) this.#r.password = encodeSet(text(value), userinfoSet); }
 			get host() {
 				const r = this.#r;
 				if (r.host === null) return '';
@@ -548,19 +549,19 @@
 			set host(value) {
 				if (this.#r.opaque) return;
 				try {
-					const next = parse(this.#r.scheme + '//' + String(value));
+					const next = parse(this.#r.scheme + '//' + text(value));
 					this.#r.host = next.host;
-					if (/:\d+$/.test(String(value))) this.#r.port = next.port;
+					if (/:\d+$/.test(text(value))) this.#r.port = next.port;
 				} catch { /* an invalid host is ignored, as in browsers */ }
 			}
 			get hostname() { return this.#r.host === null ? '' : this.#r.host; }
 			set hostname(value) {
 				if (this.#r.opaque) return;
-				try { this.#r.host = parse(this.#r.scheme + '//' + String(value).replace(/:.*$/, '')).host; } catch { /* ignored */ }
+				try { this.#r.host = parse(this.#r.scheme + '//' + text(value).replace(/:.*$/, '')).host; } catch { /* ignored */ }
 			}
 			get port() { return this.#r.port; }
 			set port(value) {
-				const s = String(value);
+				const s = text(value);
 				if (s === '') { this.#r.port = ''; return; }
 				const m = /^\d+/.exec(s);
 				if (!m || Number(m[0]) > 65535) return;
@@ -571,13 +572,13 @@
 			set pathname(value) {
 				if (this.#r.opaque) return;
 				const special = isSpecial(this.#r.scheme);
-				let s = String(value);
+				let s = text(value);
 				if (!/^[/\\]/.test(s)) s = '/' + s;
 				this.#r.path = normalizePath(splitPath(s, special).slice(1), special);
 			}
 			get search() { const q = this.#r.query; return q === null || q === '' ? '' : '?' + q; }
 			set search(value) {
-				let s = String(value);
+				let s = text(value);
 				if (s[0] === '?') s = s.slice(1);
 				this.#r.query = s === '' ? null : encodeSet(s, isSpecial(this.#r.scheme) ? querySet + "'" : querySet);
 				replaceParams(this.#params, s);
@@ -585,7 +586,7 @@
 			get searchParams() { return this.#params; }
 			get hash() { const f = this.#r.fragment; return f === null || f === '' ? '' : '#' + f; }
 			set hash(value) {
-				let s = String(value);
+				let s = text(value);
 				if (s[0] === '#') s = s.slice(1);
 				this.#r.fragment = s === '' ? null : encodeSet(s, fragmentSet);
 			}

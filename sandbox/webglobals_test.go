@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // webGlobalNames are every global the sandbox adds beside tools and
@@ -86,19 +88,47 @@ func TestTimersRunOnTheLoop(t *testing.T) {
 	wantValue(t, res, `{"order":["slept","args","sync","micro"],"ticks":3,"id":"number"}`)
 }
 
-// TestTimersFireInDueOrder makes both timers due while the script is still
-// busy: they must fire by due time, then in the order they were scheduled.
+// TestTimersFireInDueOrder makes three timers due while the script is still
+// busy: they must all fire, by due time, then in the order they were
+// scheduled. The timers are scheduled in an order whose due times the clock
+// alone decides (a later call never has an earlier due time here), so the
+// expected order holds however long the machine takes between the calls;
+// TestDueTimersOrder covers a later call with an earlier due time.
 func TestTimersFireInDueOrder(t *testing.T) {
 	res := run(newFakeHost(), `
 		const order: string[] = [];
-		setTimeout(() => order.push("later"), 5);
 		setTimeout(() => order.push("sooner"), 1);
 		setTimeout(() => order.push("sooner, second"), 1);
+		setTimeout(() => order.push("later"), 5);
 		const until = Date.now() + 20;
 		while (Date.now() < until) {}
 		await new Promise((r) => setTimeout(r, 10));
 		return order;`)
 	wantValue(t, res, `["sooner","sooner, second","later"]`)
+}
+
+// TestDueTimersOrder checks the firing order with due times set exactly:
+// earliest due first, whatever the order of scheduling, and scheduling order
+// between timers due at the same instant.
+func TestDueTimersOrder(t *testing.T) {
+	start := time.Now()
+	ts := timers{live: map[int64]*timer{}}
+	for _, tm := range []*timer{
+		{id: 1, due: start.Add(5 * time.Millisecond)},
+		{id: 2, due: start.Add(1 * time.Millisecond)},
+		{id: 3, due: start.Add(1 * time.Millisecond)},
+		{id: 4, due: start.Add(3 * time.Millisecond)},
+		{id: 5, due: start.Add(time.Hour)},
+	} {
+		ts.live[tm.id] = tm
+	}
+	var got []int64
+	for _, tm := range ts.dueAt(start.Add(5 * time.Millisecond)) {
+		got = append(got, tm.id)
+	}
+	if diff := cmp.Diff([]int64{2, 3, 4, 1}, got); diff != "" {
+		t.Errorf("firing order (-want +got):\n%s", diff)
+	}
 }
 
 // TestRetryWithBackoffAgainstAFlakyTool is the idiom the timers are for.

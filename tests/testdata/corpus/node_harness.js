@@ -4,6 +4,9 @@
 // the way the sandbox composes its result text.
 //
 // usage: node node_harness.js DEMO_BINARY SCRIPT.js
+// where SCRIPT.js is "(async function (tools, console) {\n" + the script +
+// "\n})"; stacks name it script.ts and count lines from the script's first
+// line, as the sandbox does.
 // prints one JSON line: {"ok": boolean, "text": string}
 'use strict';
 const { spawn } = require('node:child_process');
@@ -52,13 +55,13 @@ class Client {
 	}
 	// call resolves to what the sandbox gives a script: the structured
 	// content, else the text, else null; an isError reply rejects with its
-	// text.
+	// text. Objects have a null prototype, as in the sandbox.
 	async call(tool, args) {
 		await this.ready;
 		const res = await this.request('tools/call', { name: tool, arguments: args });
 		const text = (res.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 		if (res.isError) throw new Error(text);
-		if (res.structuredContent !== undefined) return res.structuredContent;
+		if (res.structuredContent !== undefined) return withNullPrototypes(res.structuredContent);
 		return text !== '' ? text : null;
 	}
 	// close ends the server and resolves once it has exited.
@@ -70,6 +73,16 @@ class Client {
 		});
 	}
 }
+
+// withNullPrototypes copies a JSON value with every object's prototype null
+// and "__proto__" keys left out, as the sandbox hands tool results over.
+const withNullPrototypes = (v) => {
+	if (Array.isArray(v)) return v.map(withNullPrototypes);
+	if (v === null || typeof v !== 'object') return v;
+	const out = Object.create(null);
+	for (const [k, x] of Object.entries(v)) if (k !== '__proto__') out[k] = withNullPrototypes(x);
+	return out;
+};
 
 const clients = new Map();
 const tools = new Proxy({}, {
@@ -106,7 +119,7 @@ function finish(ok, section) {
 	Promise.all([...clients.values()].map((c) => c.close())).then(() => process.stdout.write(line, () => process.exit(0)));
 }
 
-const run = vm.runInThisContext(fs.readFileSync(scriptFile, 'utf8'), { filename: scriptFile });
+const run = vm.runInThisContext(fs.readFileSync(scriptFile, 'utf8'), { filename: 'script.ts', lineOffset: -1 });
 run(tools, sandboxConsole).then(
 	(value) => {
 		if (value === undefined || typeof value === 'function') return finish(true, undefined);

@@ -1,7 +1,11 @@
-// Timers, microtasks and their order; clearing; intervals.
+// Timers, microtasks and their order; clearing; intervals. The timers are
+// scheduled so that their due times keep the order of the calls: the order
+// they fire in is then the same in any engine, however long the machine
+// takes between two calls.
 const order: string[] = [];
-setTimeout(() => order.push("timeout 5"), 5);
 setTimeout(() => order.push("timeout 1"), 1);
+setTimeout(() => order.push("timeout 1, second"), 1);
+setTimeout(() => order.push("timeout 5"), 5);
 const cancelled = setTimeout(() => order.push("cancelled"), 2);
 clearTimeout(cancelled);
 queueMicrotask(() => order.push("microtask"));
