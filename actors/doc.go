@@ -38,21 +38,22 @@
 //  2. the host's reader goroutine for that worker checks the call against
 //     the run (reachable tool, call cap) and hands it to the exec actor's
 //     mailbox (hand-off);
-//  3. the exec actor counts it for the live summary and starts it on a
-//     goroutine of its own (hand-off), so a slow tool never holds up the
-//     mailbox;
-//  4. that goroutine runs the funnel: the permission gate (inline when a
-//     rule settles the call; the gate actor only when the person must be
-//     asked), the pool's lookup, tools/call through the MCP SDK (whose own
-//     reader hands the reply back), and the projection of the reply;
-//  5. the same goroutine writes the result frame to the worker.
+//  3. the exec actor starts it on a goroutine of its own (hand-off), so a
+//     slow tool never holds up the mailbox; the live summary counts it
+//     beside the path;
+//  4. that goroutine runs the funnel (nestedCalls, Funnel.Call, Pool.Call):
+//     the pool's lookup, the permission gate (inline when a rule settles
+//     the call; the gate actor only when the person must be asked),
+//     tools/call through the MCP SDK (whose transport and connection
+//     readers hand the reply back: two hand-offs), the projection of the
+//     reply and its conversion for the script;
+//  5. the same goroutine writes the result frame to the worker, whose
+//     connection reader hands it to the script's event loop (hand-off).
 //
-// That is three goroutine hand-offs on the host's side (reader, exec actor,
-// call goroutine) besides the SDK's two. It was eight before the exec actor
-// took the path over (about twenty-two hops: a goroutine per call in the
-// sandbox, a one-off receiver actor per ask, the pool actor's mailbox, a
-// goroutine per call there, and the reply back through the receiver to a
-// channel).
+// That is five goroutine hand-offs in all (two here, two in the SDK, one
+// in the worker) and seventeen hops; it was eight hand-offs and about
+// twenty-two hops before the exec actor took the path over. ARCHITECTURE.md
+// at the repository's root walks the path hop by hop.
 //
 // # On a sandbox node
 //

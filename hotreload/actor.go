@@ -1,7 +1,6 @@
 package hotreload
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -11,20 +10,68 @@ import (
 )
 
 // configActor owns the configuration sources and publishes every change.
+// It works on its own copy of the sources' readings; what outlives a crash
+// is in configMemory, which changes only when a change is published.
+//
+// Supervision: a crash (a panic in Receive: a bug in parsing, merging or
+// saving) restarts the actor from the last good configuration it
+// published. The asker of the message that crashed it (an "allow always"
+// save, a remote poll) gets an error at once; the change that message was
+// making is dropped from memory, not half applied: the next reading of the
+// source applies it again. An actor that crashes more than
+// supervise.MaxRestarts times a minute is stopped, and the configuration
+// stays as last published.
 type configActor struct {
+	readings
+	kept   *configMemory
+	logger zerolog.Logger
+}
+
+// readings are the configuration sources as last read: what the effective
+// configuration is merged from.
+type readings struct {
 	settings *layer // nil for a session without a settings file
+	managed  *layer // nil when no managed-settings file is configured
+	remote   *layer
 	// session holds the "allow always" rules of a session without a
 	// settings file: they last until the process exits.
 	session []string
-	managed *layer // nil when no managed-settings file is configured
-	remote  *layer
+}
 
-	seq         uint64
+// clone copies the readings; layers replace their fields rather than
+// modify them in place, so a shallow copy of each is independent.
+func (r readings) clone() readings {
+	return readings{settings: r.settings.clone(), managed: r.managed.clone(), remote: r.remote.clone(),
+		session: slices.Clip(r.session)}
+}
+
+// configMemory is the config actor's state that outlives a restart: the
+// last configuration it published, the readings it was merged from, and
+// who listens. A new incarnation starts from it.
+type configMemory struct {
+	committed   readings
 	last        *messages.ConfigChanged
 	subscribers []*actor.PID
+	// announced is false while last is being told to the handle and the
+	// subscribers; an incarnation that finds it false tells them again.
+	announced bool
 	// published receives every event, for the handle's synchronous reads.
 	published func(*messages.ConfigChanged)
 	logger    zerolog.Logger
+}
+
+// incarnate builds an actor from the committed state.
+func (m *configMemory) incarnate() actor.Actor {
+	return &configActor{readings: m.committed.clone(), kept: m, logger: m.logger}
+}
+
+// announce tells the handle and every subscriber the last event.
+func (m *configMemory) announce(c actor.Context) {
+	m.published(m.last)
+	for _, s := range m.subscribers {
+		c.Send(s, m.last)
+	}
+	m.announced = true
 }
 
 // filesChanged is the watcher's report: these file layers (by source) may
@@ -46,8 +93,16 @@ type remoteApplied struct {
 }
 
 func (a *configActor) Receive(c actor.Context) {
-	defer a.survive(c)
 	switch msg := c.Message().(type) {
+	case *actor.Started:
+		if !a.kept.announced {
+			// The incarnation before this one failed while it announced
+			// a change: some subscribers may not have heard of it.
+			a.kept.announce(c)
+		}
+	case *actor.Restarting:
+		a.logger.Warn().Uint64("seq", a.kept.last.Seq).
+			Msg("config actor restarting from the last good configuration; the change it was making is dropped")
 	case *filesChanged:
 		for _, source := range msg.sources {
 			if l := a.fileLayer(source); l != nil {
@@ -61,6 +116,7 @@ func (a *configActor) Receive(c actor.Context) {
 		if a.settings == nil {
 			if !slices.Contains(a.session, msg.Rule) {
 				a.session = append(slices.Clip(a.session), msg.Rule)
+				hook(hookSessionRule)
 				a.publish(c, messages.SourceAllowRule, nil)
 			}
 			respond(c, &messages.AllowRuleSaved{Rule: msg.Rule})
@@ -74,30 +130,12 @@ func (a *configActor) Receive(c actor.Context) {
 		}
 		respond(c, &messages.AllowRuleSaved{Rule: msg.Rule, Err: err})
 	case *SubscribeConfig:
-		if !slices.Contains(a.subscribers, msg.Subscriber) {
-			a.subscribers = append(a.subscribers, msg.Subscriber)
+		if !slices.Contains(a.kept.subscribers, msg.Subscriber) {
+			a.kept.subscribers = append(a.kept.subscribers, msg.Subscriber)
 		}
-		c.Send(msg.Subscriber, a.last)
+		c.Send(msg.Subscriber, a.kept.last)
 	case *UnsubscribeConfig:
-		a.subscribers = slices.DeleteFunc(a.subscribers, func(p *actor.PID) bool { return p.Equal(msg.Subscriber) })
-	}
-}
-
-// survive keeps the actor and its callers going if handling a message
-// panics: the actor library would restart the actor and drop the message,
-// leaving a caller waiting for a reply that never comes.
-func (a *configActor) survive(c actor.Context) {
-	r := recover()
-	if r == nil {
-		return
-	}
-	err := fmt.Errorf("hotreload: config actor failed on %T: %v", c.Message(), r)
-	a.logger.Error().Err(err).Msg("configuration message not handled")
-	switch msg := c.Message().(type) {
-	case *messages.SaveAllowRule:
-		respond(c, &messages.AllowRuleSaved{Rule: msg.Rule, Err: err})
-	case *remotePolled:
-		respond(c, &remoteApplied{err: err})
+		a.kept.subscribers = slices.DeleteFunc(a.kept.subscribers, func(p *actor.PID) bool { return p.Equal(msg.Subscriber) })
 	}
 }
 
@@ -123,6 +161,7 @@ func (a *configActor) reloadFile(c actor.Context, l *layer, source messages.Conf
 	if !changed {
 		return
 	}
+	hook(hookReloading)
 	if err != nil {
 		a.logger.Warn().Err(err).Msg("settings not reloaded; keeping the last good configuration")
 	}
@@ -158,32 +197,31 @@ func (a *configActor) applyRemote(c actor.Context, msg *remotePolled) error {
 }
 
 // publish announces the state after a change of source; err means the
-// source failed and the configuration is unchanged.
+// source failed and the configuration is unchanged. The new state is
+// committed to memory before anyone hears of it, so a restart resumes from
+// what was announced.
 func (a *configActor) publish(c actor.Context, source messages.ConfigSource, err error) {
-	a.seq++
-	ev := &messages.ConfigChanged{Seq: a.seq, Source: source, Err: err, Config: a.last.Config}
+	last := a.kept.last
+	ev := &messages.ConfigChanged{Seq: last.Seq + 1, Source: source, Err: err, Config: last.Config}
 	if err == nil {
 		ev.Config = a.merged()
 		a.logger.Info().Str("source", string(source)).Bool("enableExec", ev.Config.EnableExec).
 			Msg("configuration reloaded")
 	}
-	a.last = ev
-	a.published(ev)
-	for _, s := range a.subscribers {
-		c.Send(s, ev)
-	}
+	a.kept.committed, a.kept.last, a.kept.announced = a.readings.clone(), ev, false
+	a.kept.announce(c)
 }
 
 // merged is the effective configuration of the present layers.
-func (a *configActor) merged() Config {
+func (r readings) merged() Config {
 	var layers []Settings
-	for _, l := range []*layer{a.settings, a.managed, a.remote} {
+	for _, l := range []*layer{r.settings, r.managed, r.remote} {
 		if l != nil && l.settings != nil {
 			layers = append(layers, *l.settings)
 		}
 	}
-	if len(a.session) > 0 {
-		layers = append(layers, Settings{Permissions: PermissionRules{Allow: a.session}})
+	if len(r.session) > 0 {
+		layers = append(layers, Settings{Permissions: PermissionRules{Allow: r.session}})
 	}
 	return Merge(layers...)
 }

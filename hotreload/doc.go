@@ -19,9 +19,13 @@
 // (StartSession): the defaults, plus the "allow always" answers given
 // during the session.
 //
-// The config actor contains a panic in its Receive: it answers the message
-// that caused it with the error and keeps the last good configuration
-// (TestAllowAlwaysReportsAFailureInsideTheConfigActor).
+// The config actor runs under the same supervision as the other actors
+// (internal/supervise): a panic in its Receive answers the asker of that
+// message with an error and restarts the actor from its memory, the last
+// good configuration it published, the readings it was merged from and its
+// subscribers. The change the failed message was making is dropped, never
+// half applied; the next reading of its source applies it again
+// (TestConfigActorRestartsFromTheLastGoodConfiguration).
 //
 // "Allow always" answers are written with AddAllowRule: under a process lock
 // and an flock on a sibling lock file, the file is re-read, the rule merged in

@@ -27,6 +27,16 @@ type layer struct {
 	raw    []byte
 }
 
+// clone copies the layer (nil for nil). Its methods replace the fields'
+// values and never modify them in place, so the copy is independent.
+func (l *layer) clone() *layer {
+	if l == nil {
+		return nil
+	}
+	c := *l
+	return &c
+}
+
 // update takes a new reading of the source. It reports whether the reading
 // differs from the last one; err is the parse error of a malformed document,
 // which leaves the last good settings in place.

@@ -19,15 +19,19 @@ const maxMergeAttempts = 8
 // newFileMode is the mode of a settings file AddAllowRule creates.
 const newFileMode fs.FileMode = 0o644
 
-// Points at which writeHook is called, in order, while a rule is written.
+// Points at which writeHook is called: in order while a rule is written,
+// then inside the config actor between taking a change and publishing it.
 const (
-	hookWritten = "written" // temporary file written, not yet synced
-	hookSynced  = "synced"  // temporary file synced, not yet renamed
-	hookRenamed = "renamed" // renamed over the settings file, directory not yet synced
+	hookWritten     = "written"      // temporary file written, not yet synced
+	hookSynced      = "synced"       // temporary file synced, not yet renamed
+	hookRenamed     = "renamed"      // renamed over the settings file, directory not yet synced
+	hookReloading   = "reloading"    // a file layer took a new reading, not yet published
+	hookSessionRule = "session rule" // a session's rule taken, not yet published
 )
 
-// writeHook lets tests act between the steps of a write (kill the process,
-// play a person saving the file). Nil outside tests.
+// writeHook lets tests act between the steps of a write or of a change
+// (kill the process, play a person saving the file, make the config actor
+// fail). Nil outside tests.
 var writeHook func(point string)
 
 // fileLocks serialises writers of one settings file inside this process

@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/internal/ask"
+	"github.com/mcpexec/mcpexec/internal/supervise"
 	"github.com/mcpexec/mcpexec/messages"
 )
 
@@ -77,20 +78,18 @@ func Start(ctx context.Context, system *actor.ActorSystem, opts Options) (*Servi
 		return nil, err
 	}
 	s := &Service{system: system, logger: *opts.Logger, subs: map[*subscription]struct{}{}}
-	a := &configActor{
-		settings:  &layer{source: messages.SourceSettingsFile, path: opts.SettingsPath},
-		remote:    &layer{source: messages.SourceRemote},
-		published: s.current.Store,
-		logger:    s.logger,
-	}
+	kept := s.memory(readings{
+		settings: &layer{source: messages.SourceSettingsFile, path: opts.SettingsPath},
+		remote:   &layer{source: messages.SourceRemote},
+	})
 	watched := map[string]messages.ConfigSource{}
 	addWatch(watched, opts.SettingsPath, messages.SourceSettingsFile)
-	if _, err := a.settings.readFile(); err != nil {
+	if _, err := kept.committed.settings.readFile(); err != nil {
 		return nil, err
 	}
 	if opts.ManagedSettingsPath != "" {
-		a.managed = &layer{source: messages.SourceManagedFile, path: opts.ManagedSettingsPath}
-		if _, err := a.managed.readFile(); err != nil {
+		kept.committed.managed = &layer{source: messages.SourceManagedFile, path: opts.ManagedSettingsPath}
+		if _, err := kept.committed.managed.readFile(); err != nil {
 			return nil, err
 		}
 		addWatch(watched, opts.ManagedSettingsPath, messages.SourceManagedFile)
@@ -100,9 +99,7 @@ func Start(ctx context.Context, system *actor.ActorSystem, opts Options) (*Servi
 			return nil, err
 		}
 	}
-	a.last = &messages.ConfigChanged{Config: a.merged(), Source: messages.SourceStart}
-	s.current.Store(a.last)
-	s.pid = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+	s.spawn(kept)
 
 	s.watcher, err = watchFiles(watched, opts.Debounce, s.filesChanged, s.logger)
 	if err != nil {
@@ -126,11 +123,22 @@ func Start(ctx context.Context, system *actor.ActorSystem, opts Options) (*Servi
 // during the session, which last until the process exits.
 func StartSession(system *actor.ActorSystem, logger zerolog.Logger) *Service {
 	s := &Service{system: system, logger: logger, subs: map[*subscription]struct{}{}}
-	a := &configActor{remote: &layer{source: messages.SourceRemote}, published: s.current.Store, logger: logger}
-	a.last = &messages.ConfigChanged{Config: a.merged(), Source: messages.SourceStart}
-	s.current.Store(a.last)
-	s.pid = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+	s.spawn(s.memory(readings{remote: &layer{source: messages.SourceRemote}}))
 	return s
+}
+
+// memory is the config actor's memory, starting from the sources as read.
+func (s *Service) memory(start readings) *configMemory {
+	return &configMemory{committed: start, announced: true, published: s.current.Store, logger: s.logger}
+}
+
+// spawn publishes the starting configuration and spawns the config actor
+// under its supervisor: restarted from kept after a crash.
+func (s *Service) spawn(kept *configMemory) {
+	kept.last = &messages.ConfigChanged{Config: kept.committed.merged(), Source: messages.SourceStart}
+	s.current.Store(kept.last)
+	props := actor.PropsFromProducer(kept.incarnate)
+	s.pid = supervise.Spawn(s.system, props, supervise.Strategy("config", actor.RestartDirective, s.logger))
 }
 
 func withDefaults(opts Options) (Options, error) {

@@ -25,8 +25,10 @@
 // the script's own, as written.
 //
 // The run owns its runtime on one goroutine with a small event loop: host
-// calls execute on their own goroutines and their results are handed back to
-// the loop, which settles the script's promises; timers hand their callbacks
+// calls execute off that goroutine (a worker's calls as frames answered on
+// its connection's reader, an in-process Host's on goroutines of their own)
+// and their results are handed back to the loop, which settles the
+// script's promises; timers hand their callbacks
 // to the same loop and count as pending work until they fire or are cleared. A wall-clock budget,
 // cancellation of the caller's context, and a loop that can make no further
 // progress all end the run with a failure Result; Run never panics and never
