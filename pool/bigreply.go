@@ -7,8 +7,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// DefaultMaxReplyBytes bounds one message from a stdio server (and one
-// event from an HTTP server) unless the server's MaxReplyBytes says
+// DefaultMaxReplyBytes bounds one message from a server (a stdio line, an
+// HTTP server's SSE event or JSON body) unless the server's MaxReplyBytes says
 // otherwise: far above what real tools send, low enough that a runaway
 // server cannot exhaust the daemon's memory.
 const DefaultMaxReplyBytes = 64 << 20

@@ -53,9 +53,9 @@ type ServerConfig struct {
 	ConnectTimeout time.Duration
 	// CallTimeout bounds each tools/call (zero: only the caller's context).
 	CallTimeout time.Duration
-	// MaxReplyBytes bounds one message from a stdio server (zero:
-	// DefaultMaxReplyBytes). A tools/call reply over it fails that call and
-	// keeps the connection.
+	// MaxReplyBytes bounds one message from the server: a stdio line, an
+	// HTTP server's SSE event or JSON body (zero: DefaultMaxReplyBytes). A
+	// tools/call reply over it fails that call and keeps the connection.
 	MaxReplyBytes int64
 	// Err is set when the entry is unusable; the Manager reports it as that
 	// server's state and never connects it.

@@ -58,6 +58,16 @@
 // (invalid x-mcp-header annotations) are left out; a reply the SDK cannot
 // decode at all fails that server alone.
 //
+// A message from a server is bounded by its MaxReplyBytes (64 MB unless
+// configured). The pool enforces the bound below the SDK, whose clients
+// would otherwise close a stdio connection on a long line and fail an HTTP
+// connection on a large SSE event (and read a JSON body whole, however
+// large): a stdio line, an SSE event or a JSON body over the bound is read
+// to its end without being kept, and the SDK gets in its place a JSON-RPC
+// error answering the same request id, so that call alone fails
+// ([KindReplyTooLarge], naming the size) and the connection stays. The
+// SDK's own limits sit just above the pool's, as a backstop.
+//
 // Each server's initialize instructions are kept per server
 // ([Snapshot.Instructions]) for the host's own instructions channel.
 package pool

@@ -263,17 +263,8 @@ func TestLargeRepliesAndOneOverTheLimit(t *testing.T) {
 		connectsBefore[st.Name] = st.Connects
 	}
 	ctx := context.Background()
-	const size = 17 << 20 // over the SDK's default cap, which would close the connection
-	res, err := m.Call(ctx, "mcp__roomy__big", raw(fmt.Sprintf(`{"bytes":%d}`, size)))
-	if text, _ := res.Value.(string); err != nil || len(text) != size {
-		t.Fatalf("a %d-byte reply: %d bytes, %v", size, len(text), err)
-	}
-	_, err = m.Call(ctx, "mcp__tight__big", raw(`{"bytes":3000000}`))
-	var ce *pool.CallError
-	want := `MCP tool "mcp__tight__big" failed: its reply (2.9 MB) is larger than the server "tight" is allowed to send; ask for less at a time.`
-	if !errors.As(err, &ce) || ce.Kind != pool.KindReplyTooLarge || err.Error() != want {
-		t.Fatalf("err = %v, want %s", err, want)
-	}
+	callBig(t, m, "roomy", 17<<20) // over the SDK's default cap, which would close the connection
+	callOverTheLimit(t, m)
 	for _, server := range []string{"roomy", "tight"} {
 		if _, err := m.Call(ctx, "mcp__"+server+"__link", raw(`{}`)); err != nil {
 			t.Errorf("%s after a large reply: %v", server, err)
@@ -283,5 +274,59 @@ func TestLargeRepliesAndOneOverTheLimit(t *testing.T) {
 		if st.Connects != connectsBefore[st.Name] {
 			t.Errorf("%s reconnected: %d connections before the large replies, %d after", st.Name, connectsBefore[st.Name], st.Connects)
 		}
+	}
+}
+
+// Over HTTP too, a reply over the server's limit fails that call alone,
+// naming its size, and the connection stays, whether the reply is an SSE
+// event (the SDK would fail the whole connection on one over its limit) or
+// a JSON body (which the SDK reads whole, however large). Replies within
+// the limit, large ones included, pass whole.
+func TestHTTPReplyOverTheLimitFailsThatCallAlone(t *testing.T) {
+	for name, serve := range map[string]func() (*testservers.HTTPProcess, error){
+		"sse": testservers.StartHTTP, "json": testservers.StartHTTPJSON,
+	} {
+		t.Run(name, func(t *testing.T) { replyOverTheLimit(t, serve) })
+	}
+}
+
+func replyOverTheLimit(t *testing.T, startServer func() (*testservers.HTTPProcess, error)) {
+	proc, err := startServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer proc.Kill()
+	m := start(t, []pool.ServerConfig{{Name: "tight", URL: proc.URL, MaxReplyBytes: 1 << 20}}, pool.Options{PingInterval: -1})
+	waitFor(t, m, "tight", has("mcp__tight__big"))
+	connectsBefore := m.Status()[0].Connects
+	callBig(t, m, "tight", 900<<10)
+	callOverTheLimit(t, m)
+	if _, err := m.Call(context.Background(), "mcp__tight__link", raw(`{}`)); err != nil {
+		t.Errorf("after a reply over the limit: %v", err)
+	}
+	if st := m.Status()[0]; st.State != pool.StateConnected || st.Connects != connectsBefore {
+		t.Errorf("after a reply over the limit: %+v, want still connected on connection %d", st, connectsBefore)
+	}
+}
+
+// callBig asks server's big tool for a reply of size bytes, which must
+// arrive whole.
+func callBig(t *testing.T, m *pool.Manager, server string, size int) {
+	t.Helper()
+	res, err := m.Call(context.Background(), "mcp__"+server+"__big", raw(fmt.Sprintf(`{"bytes":%d}`, size)))
+	if text, _ := res.Value.(string); err != nil || len(text) != size {
+		t.Fatalf("a %d-byte reply: %d bytes, %v", size, len(text), err)
+	}
+}
+
+// callOverTheLimit asks the server "tight" (a limit of 1 MB) for a reply
+// of about 3 MB: the call must fail, naming the size.
+func callOverTheLimit(t *testing.T, m *pool.Manager) {
+	t.Helper()
+	_, err := m.Call(context.Background(), "mcp__tight__big", raw(`{"bytes":3000000}`))
+	var ce *pool.CallError
+	want := `MCP tool "mcp__tight__big" failed: its reply (2.9 MB) is larger than the server "tight" is allowed to send; ask for less at a time.`
+	if !errors.As(err, &ce) || ce.Kind != pool.KindReplyTooLarge || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
 	}
 }

@@ -28,12 +28,14 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wir
 		return tapTransport{Transport: &stdioTransport{cfg: cfg, grace: opts.StopGrace, log: opts.Logger}, tap: tap}, nil
 	case cfg.Type == "sse":
 		client := *httpClient(opts.HTTPClient, cfg.Headers)
-		client.Transport = watchRoundTripper{next: orDefault(client.Transport), broken: broken}
-		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: &client}, nil
+		client.Transport = limitRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, limit: int64(cfg.maxReplyBytes())}
+		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: &client, MaxEventSize: sdkEventLimit(cfg.maxReplyBytes())}, nil
 	default:
+		// The tap sees what the limiter lets through, never a reply
+		// over the limit.
 		client := *httpClient(opts.HTTPClient, cfg.Headers)
-		client.Transport = tapRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, tap: tap}
-		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, OAuthHandler: authz, MaxEventSize: cfg.maxReplyBytes()}, nil
+		client.Transport = tapRoundTripper{next: limitRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, limit: int64(cfg.maxReplyBytes())}, tap: tap}
+		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, OAuthHandler: authz, MaxEventSize: sdkEventLimit(cfg.maxReplyBytes())}, nil
 	}
 }
 

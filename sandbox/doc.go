@@ -20,8 +20,9 @@
 // throws EvalError, and values cross the boundary only as plain data: JSON
 // in, JSON out, built afresh on each side. Errors the script catches speak
 // JavaScript, never the engine's Go: a tool result, whose prototype is null,
-// refuses conversion to text as Node words it, and so do the sandbox's own
-// functions for what they cannot convert. Positions in errors and stacks are
+// refuses conversion to text as Node words it, so do the sandbox's own
+// functions for what they cannot convert, and JSON.parse fails on malformed
+// text with V8's messages. Positions in errors and stacks are
 // the script's own, as written.
 //
 // The run owns its runtime on one goroutine with a small event loop: host

@@ -29,10 +29,10 @@ import (
 // before a position, with that mapping's source column unchanged, and no
 // mapping at all for a position before the first mapping or after the last
 // one (goja then reports the position unmapped). A map for a script compiled
-// as written therefore maps each character of the lines that need it: the
-// first line (shifted by the prefix) and every line up to the last one with
-// a non-ASCII character (bytes are not UTF-16 units there). Lines after
-// those need no mapping: goja's own numbers are right for them.
+// as written therefore maps every place a token can start on the lines that
+// need it: the first line (shifted by the prefix) and every line up to the
+// last one with a non-ASCII character (bytes are not UTF-16 units there).
+// Lines after those need no mapping: goja's own numbers are right for them.
 
 // positionMap is the source map goja applies to a script compiled as
 // written (wrapped, not transformed), or nil when goja's own positions are

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	_ "embed"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -129,7 +130,15 @@ var engineRepairs = []struct {
 	// digits. English locales and the fraction-digit and grouping options
 	// are formatted as Node does; anything else keeps goja's answer.
 	{"toLocaleString", goja.MustCompile("repair-number-locale.js", numberLocaleRepair, true)},
+	// goja's JSON.parse words malformed text as Go's decoder does, twice
+	// with Go internals; the repair throws V8's SyntaxError instead.
+	{"JSON.parse", goja.MustCompile("repair-json-parse.js", jsonParseRepair, true)},
 }
+
+// jsonParseRepair is JSON.parse with V8's error messages.
+//
+//go:embed jsonparse.js
+var jsonParseRepair string
 
 const numberLocaleRepair = `(function (number) {
 	'use strict';

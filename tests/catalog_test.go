@@ -87,7 +87,8 @@ func TestCatalogOfAnEmptyPoolFails(t *testing.T) {
 }
 
 // A server that cannot start or an entry that cannot be used is reported
-// on stderr in one short line; the other servers are catalogued.
+// on stderr in short lines; the other servers are catalogued, and the exit
+// status (3) says the pool was partial.
 func TestBrokenServerEntryWarnsAndTheOthersStillServe(t *testing.T) {
 	file := writeFile(t, "servers.json", `{"mcpServers": {
 		"text": {"command": "`+demoBin+`", "args": ["serve-mcp", "text"]},
@@ -95,7 +96,7 @@ func TestBrokenServerEntryWarnsAndTheOthersStillServe(t *testing.T) {
 		"misconfigured": {"url": "ftp://example.com/mcp"}
 	}}`)
 	run := runDemo(t, "", "catalog", "--servers", file)
-	if run.code != 0 || !strings.Contains(run.stdout, "// mcp__text") {
+	if run.code != 3 || !strings.Contains(run.stdout, "// mcp__text") {
 		t.Fatalf("exit %d, stdout %s, stderr %s", run.code, run.stdout, run.stderr)
 	}
 	for _, name := range []string{"broken", "misconfigured"} {

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,22 @@ func TestMalformedSettingsFileIsAClearError(t *testing.T) {
 	run := runDemo(t, "", "tools", "--settings", settings)
 	if run.code != 1 || !strings.Contains(run.stderr, "enableExec") {
 		t.Errorf("exit %d, stderr %q; want exit 1 naming the bad key", run.code, run.stderr)
+	}
+}
+
+// A --settings path that does not exist is an error naming it, for every
+// command that reads settings: a typo must not run with no rules at all.
+func TestMissingSettingsFileIsAnError(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "settigns.json")
+	script := writeFile(t, "s.js", `return 1;`)
+	for _, args := range [][]string{
+		{"exec", "--settings", missing, "--script", script},
+		{"catalog", "--settings", missing},
+		{"tools", "--settings", missing},
+	} {
+		run := runDemo(t, "", args...)
+		if run.code != 1 || !strings.Contains(run.stderr, missing+" does not exist") || run.stdout != "" {
+			t.Errorf("demo %q: exit %d, stdout %q, stderr %q; want exit 1 naming the missing file", args, run.code, run.stdout, run.stderr)
+		}
 	}
 }

@@ -16,10 +16,11 @@ import (
 // TestCorpusMatchesNode runs scripts written the way models write them
 // (TypeScript annotations, interfaces, generics, enums, as const, async
 // iteration, timers for backoff, URL building, base64, retry loops,
-// Markdown tables, error reporting, modern syntax, error positions) through
-// the built binary, and checks each result against what Node returns for
-// the same JavaScript: the script with its types stripped, calling the same
-// MCP servers. A script that fails must fail in both, with the sandbox's
+// Markdown tables, error reporting, modern syntax, error positions,
+// conversion and JSON errors) through the built binary, and checks each
+// result against what Node (the pinned Node 22 `make deps` installs)
+// returns for the same JavaScript: the script with its types stripped,
+// calling the same MCP servers. A script that fails must fail in both, with the sandbox's
 // text starting with Node's (the sandbox adds where the error arose).
 //
 // A plain JavaScript script (.js) runs in Node as written, and in the
@@ -28,10 +29,7 @@ import (
 // appended to it). Both must match Node: skipping the transform changes
 // nothing a script can see.
 func TestCorpusMatchesNode(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("Node is needed as the reference for the corpus: %v", err)
-	}
+	node, _ := nodeTools(t)
 	var scripts []string
 	for _, pattern := range []string{"testdata/corpus/*.ts", "testdata/corpus/*.js"} {
 		found, err := filepath.Glob(pattern)

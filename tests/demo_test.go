@@ -76,6 +76,20 @@ func execJSON(t *testing.T, script, stdin string, flags ...string) (execResult, 
 
 func decodeExecJSON(t *testing.T, run demoRun) execResult {
 	t.Helper()
+	res := parseExecJSON(t, run)
+	wantCode := 0
+	if !res.OK {
+		wantCode = 1
+	}
+	if run.code != wantCode {
+		t.Errorf("exit status %d with ok=%v, want %d (stderr: %s)", run.code, res.OK, wantCode, run.stderr)
+	}
+	return res
+}
+
+// parseExecJSON decodes the one line of `demo exec --json`.
+func parseExecJSON(t *testing.T, run demoRun) execResult {
+	t.Helper()
 	if strings.Count(run.stdout, "\n") != 1 || !strings.HasSuffix(run.stdout, "\n") {
 		t.Fatalf("--json printed %q, want exactly one line (stderr: %s)", run.stdout, run.stderr)
 	}
@@ -87,13 +101,6 @@ func decodeExecJSON(t *testing.T, run demoRun) execResult {
 	}
 	if res.Calls == nil {
 		t.Errorf("--json calls is null, want an array: %s", run.stdout)
-	}
-	wantCode := 0
-	if !res.OK {
-		wantCode = 1
-	}
-	if run.code != wantCode {
-		t.Errorf("exit status %d with ok=%v, want %d (stderr: %s)", run.code, res.OK, wantCode, run.stderr)
 	}
 	return res
 }

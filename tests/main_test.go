@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/internal/testkit"
+	"github.com/mcpexec/mcpexec/internal/testservers"
 )
 
 // demoBin and mcpexecBin are the binaries built for this run.
@@ -19,6 +20,8 @@ func TestMain(m *testing.M) {
 	// A System started with default worker options re-executes this test
 	// binary as its sandbox workers.
 	mcpexec.MaybeRunWorker()
+	// The test servers of the fault cases run as this binary, re-executed.
+	testservers.MaybeServe()
 	os.Exit(testkit.WithTempCache(func() int { return runTests(m) }))
 }
 

@@ -89,11 +89,35 @@ func TestPERM2_AllowRuleRunsWithoutAsking(t *testing.T) {
 }
 
 // Without --ask and without a terminal, questions are denied, not read
-// from a pipe that may hold anything.
+// from a pipe that may hold anything; the person is told why no one was
+// asked and how to allow the call.
 func TestAskDefaultsToDenyWithoutATerminal(t *testing.T) {
 	res, run := execJSON(t, deleteScript, "y\n")
 	if res.OK || strings.Contains(run.stderr, "Allow") {
 		t.Errorf("no terminal, no --ask: %+v, stderr %q; want a denial without a question", res, run.stderr)
+	}
+	if !strings.Contains(run.stderr, "standard input is not a terminal") || !strings.Contains(run.stderr, "pass --ask allow") {
+		t.Errorf("stderr %q, want why no one was asked and the --ask allow hint", run.stderr)
+	}
+}
+
+// PERM-4: under --ask deny a call no rule allows fails the script with a
+// refusal that says how to allow it: an allow rule, or --ask allow. The
+// model's text is the same on every run; the person sees the hint on
+// stderr, with the settings file named.
+func TestPERM4_AskDenyRefusalSaysHowToAllow(t *testing.T) {
+	settings := writeFile(t, "settings.json", `{"permissions": {"allow": ["mcp__text"]}}`)
+	want := `Error: permission to call mcp__srv__delete needs the user's approval and no one is available to give it; ` +
+		`to allow it, the user can add "mcp__srv__delete" to permissions.allow in the settings file, or pass --ask allow ` +
+		`(rejected by tools.mcp__srv__delete called at line 1:36)`
+	for range 2 {
+		res, run := execJSON(t, deleteScript, "", "--ask", "deny", "--settings", settings)
+		if res.OK || res.Text != want {
+			t.Errorf("--ask deny: text\n%q\nwant\n%q", res.Text, want)
+		}
+		if !strings.Contains(run.stderr, "--ask deny") || !strings.Contains(run.stderr, `pass --ask allow, or add "mcp__srv__delete" to permissions.allow in `+settings) {
+			t.Errorf("stderr %q, want the refusal and how to allow it, naming the settings file", run.stderr)
+		}
 	}
 }
 

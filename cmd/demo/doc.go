@@ -26,9 +26,14 @@
 // {"ok", "text", "images", "summary", "calls"}. --ask answers permission
 // questions (default: prompt when standard input is a terminal, deny
 // otherwise); a prompt takes y (once), a (always: saved as a rule for the
-// leaf tool) or n followed by an optional reason; --ask allow also accepts
-// the forms servers ask the person to fill in (elicitation), with their
-// defaults. catalog prints the catalog
+// leaf tool) or n followed by an optional reason. A call refused under deny
+// says how to allow it (an allow rule, or --ask allow). The same goes for
+// the questions servers ask the person during a call (elicitation): on a
+// terminal a form is filled in field by field, each checked against its
+// type, choices, bounds and format, with the script's budget stopped
+// meanwhile; --ask allow accepts a form with its defaults when they
+// complete it; otherwise the question is declined with the reason on
+// stderr. catalog prints the catalog
 // message a model would find appended to a fresh conversation; tools prints
 // the tool declarations as JSON; serve serves the pool as one Exec tool to
 // MCP clients, like `mcpexec serve`; serve-mcp serves a built-in server over
@@ -55,7 +60,15 @@
 // opener. Tokens are kept in mcpexec/oauth under the user's configuration
 // directory, or in --oauth-tokens DIR, and reused and refreshed next time.
 //
+// The commands wait for the servers to start (each within its connect
+// timeout; exec's --timeout shortens the wait), naming on stderr those still
+// starting after a second, and run without a server not up by then. When
+// exec, catalog or tools ends, the servers not connected are listed on
+// stderr with the reason. A --settings file must exist.
+//
 // Exit status: 0 on success, 1 when the script failed or the command could
-// not do its job, 2 for a bad command line, 130 when interrupted. Colours are
-// used only when the output is a terminal and NO_COLOR is not set.
+// not do its job, 2 for a bad command line, 3 when exec, catalog or tools
+// ran but one or more MCP servers were not connected (this wins over 1),
+// 130 when interrupted. Colours are used only when the output is a terminal
+// and NO_COLOR is not set.
 package main

@@ -27,7 +27,9 @@
 // unless another host is named; Host and Origin are checked against DNS
 // rebinding; the bearer token in $MCPEXEC_TOKEN, when set, is required). It
 // follows edits to both files. exec runs one script and prints the result
-// the model would receive; catalog prints the catalog and the servers'
+// the model would receive; it puts permission questions and the questions
+// servers ask during a call (elicitation forms) to the person on the
+// terminal, or answers them as --ask says; catalog prints the catalog and the servers'
 // instructions; tools prints tools[] as JSON. sandbox-node runs scripts for
 // daemons on other machines: serve with --node (a node's membership
 // endpoint, repeatable), --node-listen (where the nodes reach the daemon)
@@ -41,6 +43,14 @@
 // (default: mcpexec in the user cache directory), per server version, and
 // catalog shows it; --no-learn, on every subcommand, turns learning off.
 //
+// The commands wait for the servers to start (each within its connect
+// timeout; --timeout shortens the wait), naming on stderr those still
+// starting after a second, and run without a server not up by then. When
+// exec, catalog or tools ends, the servers not connected are listed on
+// stderr with the reason. A --settings file must exist.
+//
 // Exit status: 0 on success, 1 when the script failed or the command could
-// not do its job, 2 for a bad command line, 130 when interrupted.
+// not do its job, 2 for a bad command line, 3 when exec, catalog or tools
+// ran but one or more MCP servers were not connected (this wins over 1),
+// 130 when interrupted.
 package main

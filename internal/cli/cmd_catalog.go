@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/broadcast"
@@ -27,6 +28,12 @@ func cmdCatalog(ctx context.Context, args []string, c console) error {
 		return err
 	}
 	defer s.close()
+	return s.finish(ctx, printCatalog(s, c.stdout))
+}
+
+// printCatalog prints the meta messages of a fresh conversation, separated
+// by blank lines.
+func printCatalog(s *session, w io.Writer) error {
 	msgs, err := s.Broadcast(broadcast.NewHistory(), mcpexec.DeclareOptions{})
 	if err != nil {
 		return err
@@ -36,9 +43,9 @@ func cmdCatalog(ctx context.Context, args []string, c console) error {
 	}
 	for i, m := range msgs {
 		if i > 0 {
-			fmt.Fprintln(c.stdout)
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(c.stdout, m.Text)
+		fmt.Fprintln(w, m.Text)
 	}
 	return nil
 }

@@ -27,18 +27,18 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 	if err != nil {
 		return err
 	}
-	opts := mcpexec.Options{Prompter: execPrompter(f, c), Elicitor: execElicitor(f)}
+	prompter := execPrompter(f, c)
+	opts := mcpexec.Options{Prompter: prompter, Elicitor: execElicitor(f, c, prompter)}
 	// On a terminal, the person watches the run on stderr: the running
 	// summary and the clock in place, console output as it happens.
 	var live *liveLine
 	if c.stderrTerminal {
 		live = newLiveLine(c.stderr, c.err)
-		if opts.Prompter != nil {
-			opts.Prompter = pausingPrompter{Prompter: opts.Prompter, live: live}
-		}
+		opts.Prompter = pausingPrompter{Prompter: opts.Prompter, live: live}
+		opts.Elicitor = pausingElicitor{Elicitor: opts.Elicitor, live: live}
 	}
 	f.limitFlags.options(&opts)
-	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts}, c.stderr, c.err)
+	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts, startWait: f.timeout}, c.stderr, c.err)
 	if err != nil {
 		return err
 	}
@@ -69,13 +69,13 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 	} else {
 		writeExecResult(c.stdout, c.out, res)
 	}
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		return ctx.Err()
+	case !res.OK:
+		return s.finish(ctx, errFailed{})
 	}
-	if !res.OK {
-		return errFailed{}
-	}
-	return nil
+	return s.finish(ctx, nil)
 }
 
 // readScript reads the script from a file, or from r for "-".
@@ -100,23 +100,33 @@ func readScript(name string, r io.Reader) (string, error) {
 	return string(data), nil
 }
 
-// execPrompter answers permission questions as --ask says. Without --ask it
-// prompts when a person can answer on the terminal, and denies otherwise.
-func execPrompter(f execFlags, c console) permissions.Prompter {
-	mode := f.ask
-	if mode == "" {
-		mode = askDeny
-		if c.stdinTerminal && f.script != "-" {
-			mode = askPrompt
-		}
+// askFor is how questions are answered: as --ask says, or without it by
+// the person when they can answer on the terminal, and by no one
+// otherwise. why says why no one is asked.
+func askFor(f execFlags, c console) (mode askMode, why string) {
+	switch {
+	case f.ask == askDeny:
+		return askDeny, "--ask deny"
+	case f.ask != "":
+		return f.ask, ""
+	case !c.stdinTerminal:
+		return askDeny, "standard input is not a terminal"
+	case f.script == "-":
+		return askDeny, "standard input holds the script"
 	}
-	switch mode {
+	return askPrompt, ""
+}
+
+// execPrompter answers permission questions as askFor decides. A refusal
+// tells the model, and the person on stderr, how to allow the call.
+func execPrompter(f execFlags, c console) permissions.Prompter {
+	switch mode, why := askFor(f, c); mode {
 	case askAllow:
 		return fixedPrompter{answer: permissions.Answer{Kind: permissions.AllowOnce}}
 	case askPrompt:
 		return newLinePrompter(c.stdin, c.stderr, c.err)
 	default:
-		return nil // the library denies what no rule allows
+		return refusingPrompter{out: c.stderr, style: c.err, why: why, settings: f.settings}
 	}
 }
 

@@ -35,7 +35,7 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 	if err := f.nodes.options(&opts); err != nil {
 		return err
 	}
-	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts, background: true}, c.stderr, c.err)
+	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts, background: true, startWait: f.timeout}, c.stderr, c.err)
 	if err != nil {
 		return err
 	}

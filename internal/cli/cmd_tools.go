@@ -28,5 +28,5 @@ func cmdTools(ctx context.Context, args []string, c console) error {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "%s\n", data)
-	return nil
+	return s.finish(ctx, nil)
 }

@@ -119,7 +119,7 @@ type limitFlags struct {
 }
 
 func addLimitFlags(fs *flag.FlagSet, f *limitFlags) {
-	fs.DurationVar(&f.timeout, "timeout", sandbox.DefaultTimeout, "wall-clock budget of a script run")
+	fs.DurationVar(&f.timeout, "timeout", sandbox.DefaultTimeout, "wall-clock budget of a script run; also bounds the wait for the servers to start")
 	fs.IntVar(&f.maxCalls, "max-calls", sandbox.DefaultMaxCalls, "cap on a script's nested calls")
 	fs.IntVar(&f.memoryMB, "memory-mb", sandbox.DefaultMemoryLimit>>20, "memory cap of a script's worker process, in MiB")
 }
@@ -154,7 +154,7 @@ func parseExecFlags(p *program, args []string, errOut io.Writer) (execFlags, err
 	addPoolFlags(p, fs, &f.poolFlags)
 	fs.StringVar(&f.script, "script", "", "the script `FILE` to run; or give - to read it from standard input")
 	addLimitFlags(fs, &f.limitFlags)
-	fs.StringVar(&ask, "ask", "", "answer permission questions: allow, deny or prompt (default: prompt on a terminal, deny otherwise); allow also accepts servers' forms with their defaults")
+	fs.StringVar(&ask, "ask", "", "answer permission questions and servers' questions: allow, deny or prompt (default: prompt on a terminal, deny otherwise); allow accepts a server's form with its defaults when they complete it")
 	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON object: ok, text, images, summary, calls")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {

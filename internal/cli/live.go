@@ -53,6 +53,13 @@ func (l *liveLine) begin() {
 	go l.tick()
 }
 
+// aside erases the line while something else uses the terminal (a
+// question to the person), and returns the function that shows it again.
+func (l *liveLine) aside() (resume func()) {
+	l.pause()
+	return l.resume
+}
+
 // pause erases the line while something else uses the terminal (a
 // permission question); resume shows it again.
 func (l *liveLine) pause() {
@@ -162,7 +169,6 @@ type pausingPrompter struct {
 }
 
 func (p pausingPrompter) Ask(ctx context.Context, q permissions.Question) (permissions.Answer, error) {
-	p.live.pause()
-	defer p.live.resume()
+	defer p.live.aside()()
 	return p.Prompter.Ask(ctx, q)
 }

@@ -103,10 +103,20 @@ func oauthOptions(opts *mcpexec.Options, f oauthFlags, a *demoAuthorizer) error 
 	return nil
 }
 
-// waitAuthorized waits while a server is still connecting or waiting for a
-// person's authorization, up to wait: a one-shot command is only useful
-// once the person has authorized.
+// waitAuthorized waits while a server that needed a person's authorization
+// when the start-up wait ended is still waiting for it or connecting after
+// it, up to wait: a one-shot command is only useful once the person has
+// authorized. Servers merely slow to start are not waited for here.
 func waitAuthorized(ctx context.Context, s *mcpexec.System, wait time.Duration) error {
+	asked := map[string]bool{}
+	for _, srv := range s.Servers() {
+		if srv.State == pool.StateAuthorizationRequired {
+			asked[srv.Name] = true
+		}
+	}
+	if len(asked) == 0 {
+		return nil
+	}
 	if wait <= 0 {
 		wait = defaultAuthWait
 	}
@@ -117,7 +127,7 @@ func waitAuthorized(ctx context.Context, s *mcpexec.System, wait time.Duration) 
 	for {
 		pending := false
 		for _, srv := range s.Servers() {
-			if srv.State == pool.StateConnecting || srv.State == pool.StateAuthorizationRequired {
+			if asked[srv.Name] && (srv.State == pool.StateConnecting || srv.State == pool.StateAuthorizationRequired) {
 				pending = true
 			}
 		}

@@ -19,7 +19,9 @@ import (
 //	a, always        allow, and do not ask again for this tool
 //	n, no [reason]   reject; the reason (optional) is passed on to the model
 //
-// Anything else asks again. End of input rejects.
+// Anything else asks again. End of input rejects. The same prompter puts
+// servers' questions to the person (Elicit); one question is on the
+// terminal at a time.
 type linePrompter struct {
 	out   io.Writer
 	style style
@@ -27,10 +29,43 @@ type linePrompter struct {
 	once  sync.Once
 	in    io.Reader
 	lines chan string // answer lines; closed at end of input
+
+	turn chan struct{} // held by the question on the terminal
 }
 
 func newLinePrompter(in io.Reader, out io.Writer, st style) *linePrompter {
-	return &linePrompter{in: in, out: out, style: st}
+	return &linePrompter{in: in, out: out, style: st, turn: make(chan struct{}, 1)}
+}
+
+// take waits for the terminal to be free and returns the function that
+// frees it again.
+func (p *linePrompter) take(ctx context.Context) (release func(), err error) {
+	p.once.Do(p.readLines)
+	select {
+	case p.turn <- struct{}{}:
+		return func() { <-p.turn }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// errNoAnswer is end of input before an answer.
+var errNoAnswer = errors.New("the person gave no answer")
+
+// ask prints prompt and reads one answer line.
+func (p *linePrompter) ask(ctx context.Context, prompt string) (string, error) {
+	fmt.Fprint(p.out, prompt)
+	select {
+	case <-ctx.Done():
+		fmt.Fprintln(p.out)
+		return "", ctx.Err()
+	case line, ok := <-p.lines:
+		if !ok {
+			fmt.Fprintln(p.out)
+			return "", errNoAnswer
+		}
+		return line, nil
+	}
 }
 
 // readLines feeds p.lines from the input. It is started on the first
@@ -49,23 +84,26 @@ func (p *linePrompter) readLines() {
 
 // Ask implements permissions.Prompter.
 func (p *linePrompter) Ask(ctx context.Context, q permissions.Question) (permissions.Answer, error) {
-	p.once.Do(p.readLines)
+	release, err := p.take(ctx)
+	if err != nil {
+		return permissions.Answer{}, err
+	}
+	defer release()
 	fmt.Fprintf(p.out, "%s %s %s\n", p.style.note("?"), p.style.bold("Allow "+q.Tool), p.style.dim(previewArgs(q.Args)))
+	if q.AskRule != "" {
+		fmt.Fprintf(p.out, "  %s\n", p.style.dim(fmt.Sprintf("the ask rule %q asks again next time, even after \"always\"", q.AskRule)))
+	}
 	for {
-		fmt.Fprint(p.out, "  [y] yes once, [a] always, [n] no (optionally followed by a reason): ")
-		select {
-		case <-ctx.Done():
-			fmt.Fprintln(p.out)
+		line, err := p.ask(ctx, "  [y] yes once, [a] always, [n] no (optionally followed by a reason): ")
+		switch {
+		case ctx.Err() != nil:
 			return permissions.Answer{}, ctx.Err()
-		case line, ok := <-p.lines:
-			if !ok {
-				fmt.Fprintln(p.out)
-				return permissions.Answer{Kind: permissions.Reject, Reason: "the person gave no answer"}, nil
-			}
-			if a, ok := parseAnswer(line); ok {
-				fmt.Fprintf(p.out, "  %s\n", p.style.dim("→ "+a.Kind.String()))
-				return a, nil
-			}
+		case err != nil:
+			return permissions.Answer{Kind: permissions.Reject, Reason: err.Error()}, nil
+		}
+		if a, ok := parseAnswer(line); ok {
+			fmt.Fprintf(p.out, "  %s\n", p.style.dim("→ "+a.Kind.String()))
+			return a, nil
 		}
 	}
 }
@@ -100,6 +138,31 @@ func (p fixedPrompter) Ask(_ context.Context, q permissions.Question) (permissio
 			p.style.dim(previewArgs(q.Args)), p.style.dim("→ "+p.answer.Kind.String()+" ("+p.why+")"))
 	}
 	return p.answer, nil
+}
+
+// askAllowHint is how a refused call can be let through from the command
+// line; the refusal the model receives ends with it.
+const askAllowHint = "pass --ask allow"
+
+// refusingPrompter refuses every call no rule settles, as no one is there
+// to ask (--ask deny, or no terminal to ask on). The model is told how the
+// user can allow the call (an allow rule, or askAllowHint); the person is
+// told the same on out, with why no one was asked.
+type refusingPrompter struct {
+	out      io.Writer
+	style    style
+	why      string // why no one is asked: "--ask deny", ...
+	settings string // the settings file, "" when none was given
+}
+
+func (p refusingPrompter) Ask(_ context.Context, q permissions.Question) (permissions.Answer, error) {
+	where := "the settings file"
+	if p.settings != "" {
+		where = p.settings
+	}
+	fmt.Fprintf(p.out, "%s %s\n  %s\n", p.style.bad("✗"), p.style.bold(q.Tool+" refused: no rule allows it and no one is asked ("+p.why+")"),
+		p.style.dim(fmt.Sprintf("to allow it, %s, or add %q to permissions.allow in %s", askAllowHint, q.Tool, where)))
+	return permissions.Answer{Kind: permissions.Reject, Unattended: true, Reason: askAllowHint}, nil
 }
 
 // maxPreview bounds the argument preview shown in a question.

@@ -133,3 +133,17 @@ func TestStyleForFilesAndNoColor(t *testing.T) {
 		t.Error("NO_COLOR=1 still got colours")
 	}
 }
+
+// "Always" under an ask rule saves a rule that changes nothing while the
+// ask rule stands: the question says so.
+func TestLinePrompterSaysAnAskRuleAsksAgain(t *testing.T) {
+	var out bytes.Buffer
+	p := newLinePrompter(strings.NewReader("a\n"), &out, style{})
+	a, err := p.Ask(context.Background(), permissions.Question{Tool: "mcp__srv__delete", AskRule: "mcp__srv"})
+	if err != nil || a.Kind != permissions.AllowAlways {
+		t.Fatalf("answer = %+v, %v", a, err)
+	}
+	if want := `the ask rule "mcp__srv" asks again next time, even after "always"`; !strings.Contains(out.String(), want) {
+		t.Errorf("prompt:\n%s\nwant it to say %q", out.String(), want)
+	}
+}

@@ -15,9 +15,12 @@ import (
 
 // Exit statuses.
 const (
-	exitOK          = 0
-	exitFailed      = 1 // the script failed, or the command could not do its job
-	exitUsage       = 2 // the command line is wrong
+	exitOK     = 0
+	exitFailed = 1 // the script failed, or the command could not do its job
+	exitUsage  = 2 // the command line is wrong
+	// exitServers: the command ran, but one or more MCP servers were not
+	// connected (listed on stderr), whatever the script did.
+	exitServers     = 3
 	exitInterrupted = 130
 )
 
@@ -96,6 +99,7 @@ func run(ctx context.Context, args []string, c console) int {
 // exitCode reports err (if any) and maps it to an exit status.
 func exitCode(ctx context.Context, err error, c console) int {
 	var failed errFailed
+	var servers errServersFailed
 	switch {
 	case err == nil:
 		return exitOK
@@ -106,6 +110,11 @@ func exitCode(ctx context.Context, err error, c console) int {
 	case ctx.Err() != nil:
 		fmt.Fprintln(c.stderr, c.err.bad(c.prog.name+": interrupted"))
 		return exitInterrupted
+	case errors.As(err, &servers):
+		if servers.err != nil && !errors.As(servers.err, &failed) {
+			fmt.Fprintln(c.stderr, c.err.bad(c.prog.name+": "+shortError(servers.err)))
+		}
+		return exitServers
 	case errors.As(err, &failed):
 		return exitFailed // already reported
 	default:

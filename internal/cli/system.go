@@ -2,10 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -17,6 +20,10 @@ type session struct {
 	*mcpexec.System
 	tempDir    string          // holds the default settings file; removed by close
 	authorizer *demoAuthorizer // receives OAuth redirects; nil for the built-in servers
+	// log and style are where the session tells the person about its
+	// servers (stderr).
+	log   io.Writer
+	style style
 }
 
 // sessionConfig is what the exec, catalog and tools commands share.
@@ -33,16 +40,23 @@ type sessionConfig struct {
 	// background is a command that runs until stopped: it does not wait for
 	// OAuth authorizations, whose servers join the pool when they are done.
 	background bool
+	// startWait bounds the wait for the servers to start (0: each server's
+	// connect timeout alone bounds it).
+	startWait time.Duration
 }
 
 // startSession starts a System for one command and waits until every server
-// has been tried once. Server trouble is logged as warnings on log.
+// has been tried once, or cfg.startWait has passed, naming on log the
+// servers still starting. Server trouble is logged as warnings on log.
 func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st style) (*session, error) {
+	if err := checkSettingsFile(cfg.pool.settings); err != nil {
+		return nil, err
+	}
 	servers, err := loadServers(cfg.pool.servers)
 	if err != nil {
 		return nil, err
 	}
-	s := &session{}
+	s := &session{log: log, style: st}
 	opts := cfg.options
 	if cfg.pool.servers != "" {
 		// The library reads the file too, and follows its edits.
@@ -91,7 +105,7 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 		s.close()
 		return nil, err
 	}
-	if err := s.WaitReady(ctx); err != nil {
+	if err := waitForServers(ctx, s.System, cfg.startWait, log, st); err != nil {
 		s.close()
 		return nil, fmt.Errorf("waiting for the MCP servers: %w", err)
 	}
@@ -103,6 +117,22 @@ func startSession(ctx context.Context, cfg sessionConfig, log io.Writer, st styl
 		return nil, fmt.Errorf("waiting for OAuth authorization: %w", err)
 	}
 	return s, nil
+}
+
+// checkSettingsFile reports a --settings path that does not exist. The
+// library reads a missing settings file as an empty one (it may be created
+// later, and is followed for edits), but a path the person typed is meant
+// to be read: a typo would otherwise run with no rules at all.
+func checkSettingsFile(path string) error {
+	if path == "" {
+		return nil
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("settings file %s does not exist (to start with no rules, create it containing {})", path)
+	} else if err != nil {
+		return fmt.Errorf("settings file: %w", err)
+	}
+	return nil
 }
 
 // close stops the System (every server and worker process) and removes the
@@ -121,13 +151,14 @@ func (s *session) close() {
 
 // warningLogger writes warnings and errors (a server that cannot start, a
 // settings file that does not parse) as one short line each: a field such
-// as a crashed worker's output is cut to its first line.
+// as a crashed worker's output is cut to its first line, and a server's
+// failure repeated on each retry is written once.
 func warningLogger(w io.Writer, st style) zerolog.Logger {
 	out := zerolog.ConsoleWriter{
 		Out: w, NoColor: !st.color, PartsExclude: []string{zerolog.TimestampFieldName},
 		FormatFieldValue: shortField, FormatErrFieldValue: shortField,
 	}
-	return zerolog.New(out).Level(zerolog.WarnLevel)
+	return zerolog.New(&quietRetries{next: out}).Level(zerolog.WarnLevel)
 }
 
 // maxFieldRunes bounds one logged field value.

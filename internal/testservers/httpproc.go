@@ -27,8 +27,11 @@ func serveHTTP() int {
 	server := Content()
 	// An event store makes call streams resumable, as real servers make
 	// them: a client then tries to resume a broken stream.
-	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{EventStore: mcp.NewMemoryEventStore(nil)})
+	opts := &mcp.StreamableHTTPOptions{EventStore: mcp.NewMemoryEventStore(nil)}
+	if os.Getenv(envJSONResponse) != "" {
+		opts = &mcp.StreamableHTTPOptions{JSONResponse: true}
+	}
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, opts)
 	// Each tools/call is announced on stdout as it arrives, so a test
 	// knows when a call is in flight.
 	announce := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -60,9 +63,22 @@ type HTTPProcess struct {
 	done  chan struct{}
 }
 
+// envJSONResponse makes the HTTP server answer each request with a JSON
+// body instead of an SSE stream.
+const envJSONResponse = "MCPEXEC_TESTSERVER_JSON"
+
 // StartHTTP starts the HTTP server process and returns once it listens.
-func StartHTTP() (*HTTPProcess, error) {
+func StartHTTP() (*HTTPProcess, error) { return startHTTP(false) }
+
+// StartHTTPJSON is StartHTTP for a server that answers each request with a
+// JSON body (the streamable HTTP option servers without streams use).
+func StartHTTPJSON() (*HTTPProcess, error) { return startHTTP(true) }
+
+func startHTTP(jsonResponse bool) (*HTTPProcess, error) {
 	command, args, env := kindCommand(kindHTTP)
+	if jsonResponse {
+		env[envJSONResponse] = "1"
+	}
 	cmd := exec.Command(command, args...)
 	cmd.Env = os.Environ()
 	for k, v := range env {
