@@ -12,7 +12,11 @@ import (
 // configures to bound regular-expression matches, and golang.org/x/oauth2,
 // whose token types are the API of the MCP SDK's auth package, and gRPC and
 // protobuf, the transport and message format of protoactor's remote, which
-// carries runs to sandbox nodes (TLS credentials, generated messages).
+// carries runs to sandbox nodes (TLS credentials, generated messages); and
+// the OpenTelemetry Go SDK: its API, SDK and Prometheus exporter, the
+// contrib autoexport package that reads the OTEL_* environment for the
+// command-line tool, the OTLP messages the tests' receiver decodes, and the
+// Prometheus client whose registry and handler serve /metrics.
 var chosenDependencies = map[string]bool{
 	"github.com/dop251/goja":                 true,
 	"github.com/asynkron/protoactor-go":      true,
@@ -24,6 +28,20 @@ var chosenDependencies = map[string]bool{
 	"golang.org/x/oauth2":                    true,
 	"google.golang.org/grpc":                 true,
 	"google.golang.org/protobuf":             true,
+	// esbuild transforms TypeScript in the sandbox; sourcemap (goja's own
+	// dependency) maps its error positions back to the script.
+	"github.com/evanw/esbuild":          true,
+	"github.com/go-sourcemap/sourcemap": true,
+
+	"go.opentelemetry.io/otel":                         true,
+	"go.opentelemetry.io/otel/trace":                   true,
+	"go.opentelemetry.io/otel/metric":                  true,
+	"go.opentelemetry.io/otel/sdk":                     true,
+	"go.opentelemetry.io/otel/sdk/metric":              true,
+	"go.opentelemetry.io/otel/exporters/prometheus":    true,
+	"go.opentelemetry.io/contrib/exporters/autoexport": true,
+	"go.opentelemetry.io/proto/otlp":                   true,
+	"github.com/prometheus/client_golang":              true,
 }
 
 // Proves NFR-1: no dependency beyond the chosen set.

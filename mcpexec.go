@@ -9,11 +9,14 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/elicit"
 	"github.com/mcpexec/mcpexec/hotreload"
 	"github.com/mcpexec/mcpexec/internal/actorlog"
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/nodes"
 	"github.com/mcpexec/mcpexec/oauth"
@@ -81,8 +84,19 @@ type Options struct {
 	// the settings and the permission gate stay here: the nodes send every
 	// nested call back.
 	Nodes *nodes.DaemonOptions
-	// Logger receives diagnostics; default: none.
+	// Logger receives diagnostics; default: none. With a TracerProvider,
+	// the lines logged about a traced call carry its trace_id and span_id.
 	Logger *zerolog.Logger
+	// TracerProvider receives the spans of every Exec call, nested call,
+	// MCP request and catalog rendering; MeterProvider the metrics (see
+	// the README's Observability section). Nil: none, at no cost. The
+	// library never sets the global providers.
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
+	// TraceArguments adds each nested call's arguments to its span
+	// (gen_ai.tool.call.arguments). Off by default: spans then carry tool
+	// names, sizes, durations and outcomes only.
+	TraceArguments bool
 }
 
 // System is a running mcpexec: the actor system with its config, pool,
@@ -112,6 +126,10 @@ type System struct {
 	// is off.
 	shapes *shapes.Store
 	oauth  *oauth.Options
+	// telemetry is nil without providers; unobserve unregisters its
+	// collection-time instruments.
+	telemetry *telemetry.Telemetry
+	unobserve func()
 
 	closeOnce sync.Once
 	closeErr  error
@@ -129,11 +147,20 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	if err != nil {
 		return nil, err
 	}
+	tel, err := telemetry.New(telemetry.Options{
+		TracerProvider: opts.TracerProvider, MeterProvider: opts.MeterProvider, RecordArguments: opts.TraceArguments})
+	if err != nil {
+		return nil, fmt.Errorf("mcpexec: telemetry: %w", err)
+	}
+	if opts.TracerProvider != nil {
+		logger = logger.Hook(telemetry.LogHook{})
+	}
 	s := &System{
-		logger: logger,
-		system: actorlog.NewSystem(logger),
-		budget: opts.CatalogBudget,
-		oauth:  &oauth.Options{Authorizer: opts.Authorizer, Store: opts.OAuthStore},
+		telemetry: tel,
+		logger:    logger,
+		system:    actorlog.NewSystem(logger),
+		budget:    opts.CatalogBudget,
+		oauth:     &oauth.Options{Authorizer: opts.Authorizer, Store: opts.OAuthStore},
 	}
 	defer func() {
 		if err != nil {
@@ -165,7 +192,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	if s.elicitor = opts.Elicitor; s.elicitor == nil {
 		s.elicitor = noElicitor
 	}
-	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: &s.prompters, Logger: &logger}); err != nil {
+	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: &s.prompters, Logger: &logger, Telemetry: tel}); err != nil {
 		return nil, err
 	}
 	if err := s.startSandboxes(opts); err != nil {
@@ -177,14 +204,14 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 		}
 	}
 	s.openShapes(opts)
-	bopts := actors.BroadcasterOptions{Budget: s.budget, Pool: s.pool, Logger: logger}
+	bopts := actors.BroadcasterOptions{Budget: s.budget, Pool: s.pool, Logger: logger, Telemetry: tel}
 	if s.shapes != nil {
 		bopts.Observed = s.observedNote
 	}
 	s.broadcaster = actors.StartBroadcaster(s.system, bopts)
 	s.funnel = &actors.Funnel{
 		Execs: s.execs, Gate: s.gate, Pool: s.pool,
-		Broadcaster: s.broadcaster, Settings: s.config, Limits: opts.Limits, Logger: logger,
+		Broadcaster: s.broadcaster, Settings: s.config, Limits: opts.Limits, Logger: logger, Telemetry: tel,
 	}
 	if s.shapes != nil {
 		s.funnel.Observe = s.observe
@@ -193,6 +220,13 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 		if err := s.watchServersFile(opts); err != nil {
 			return nil, err
 		}
+	}
+	var workers func() telemetry.WorkerStats // none on this machine with sandbox nodes
+	if s.workers != nil {
+		workers = s.workerStats
+	}
+	if s.unobserve, err = tel.Observe(workers, s.serverStates); err != nil {
+		return nil, fmt.Errorf("mcpexec: telemetry: %w", err)
 	}
 	return s, nil
 }
@@ -279,7 +313,7 @@ func (s *System) startPool(servers []pool.ServerConfig) error {
 	p, err := actors.StartPool(s.system, actors.PoolConfig{
 		Servers: servers,
 		Options: pool.Options{Logger: s.logger, Gate: s.gate, Exclude: excludeFor(s.config.Current()),
-			Elicitor: s.elicitor, OAuth: s.oauth},
+			Elicitor: s.elicitor, OAuth: s.oauth, Telemetry: s.telemetry},
 		ExcludeFor: excludeFor,
 	})
 	if err != nil {
@@ -295,6 +329,9 @@ func (s *System) startPool(servers []pool.ServerConfig) error {
 func (s *System) Close() error {
 	s.closeOnce.Do(func() {
 		var errs []error
+		if s.unobserve != nil {
+			s.unobserve()
+		}
 		if s.serversWatch != nil {
 			errs = append(errs, s.serversWatch.Close())
 		}

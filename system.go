@@ -103,6 +103,9 @@ func (s *System) broadcast(history broadcast.Channel, snap *pool.Snapshot, cfg m
 	}
 	if ok {
 		out = append(out, msg)
+		if msg.Catalog != nil {
+			s.telemetry.CatalogBroadcast(string(msg.Catalog.Kind), catalog.EstimateTokens(msg.Text))
+		}
 	}
 	instructions, err := broadcast.Instructions(history, serverInstructions(snap))
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpexec/mcpexec/catalog"
 	"github.com/mcpexec/mcpexec/declare"
 	"github.com/mcpexec/mcpexec/internal/ask"
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/sandbox"
 	"github.com/mcpexec/mcpexec/toolpool"
 )
@@ -38,6 +39,8 @@ type BroadcasterOptions struct {
 	// and search. Call ObservedChanged when what it says changes.
 	Observed func(*toolpool.Snapshot, toolpool.Tool) string
 	Logger   zerolog.Logger
+	// Telemetry traces each rendering; nil: none.
+	Telemetry *telemetry.Telemetry
 }
 
 // Broadcaster is the handle of the catalog broadcaster actor. It owns the
@@ -54,8 +57,10 @@ type Broadcaster struct {
 	pool     *Pool
 	render   func([]catalog.Tool) catalog.Catalog
 	renderer *catalog.Renderer
-	observed func(*toolpool.Snapshot, toolpool.Tool) string
-	stopOnce sync.Once
+	// telemetry traces renderings; nil: none.
+	telemetry *telemetry.Telemetry
+	observed  func(*toolpool.Snapshot, toolpool.Tool) string
+	stopOnce  sync.Once
 }
 
 // View is what one agent sees of one pool snapshot: its reachable tools,
@@ -102,7 +107,7 @@ func (v *View) SearchIndex() *catalog.Index {
 
 // StartBroadcaster spawns the broadcaster actor in system.
 func StartBroadcaster(system *actor.ActorSystem, opts BroadcasterOptions) *Broadcaster {
-	b := &Broadcaster{system: system, pool: opts.Pool, render: opts.Render, observed: opts.Observed}
+	b := &Broadcaster{system: system, pool: opts.Pool, render: opts.Render, observed: opts.Observed, telemetry: opts.Telemetry}
 	if b.render == nil {
 		b.renderer = catalog.NewRenderer(catalog.Options{Budget: opts.Budget})
 		b.render = b.renderer.Render
@@ -199,7 +204,10 @@ func (b *Broadcaster) newViewObserved(snap *toolpool.Snapshot, agent declare.Age
 		}
 		v.ToolSet = v.ToolSet.WithDown(why)
 	}
-	v.Catalog = broadcast.RenderedSnapshot(b.render(v.Tools))
+	start := time.Now()
+	rendered := b.render(v.Tools)
+	b.telemetry.CatalogRendered(start, len(v.Tools), catalog.EstimateTokens(rendered.Body))
+	v.Catalog = broadcast.RenderedSnapshot(rendered)
 	return v
 }
 

@@ -50,6 +50,12 @@
 //  5. the same goroutine writes the result frame to the worker, whose
 //     connection reader hands it to the script's event loop (hand-off).
 //
+// With telemetry on, the exec actor's call goroutine opens the nested
+// call's span (a child of the run's) before step 4 and ends it, with the
+// call audit's record, before step 5 answers the worker; the permission
+// gate and the pool's MCP request add to it. With telemetry off, those are
+// nil checks on the same goroutine: no hop is added.
+//
 // That is five goroutine hand-offs in all (two here, two in the SDK, one
 // in the worker) and seventeen hops; it was eight hand-offs and about
 // twenty-two hops before the exec actor took the path over. ARCHITECTURE.md

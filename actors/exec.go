@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpexec/mcpexec/exectool"
+	"github.com/mcpexec/mcpexec/internal/telemetry"
+	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
@@ -52,6 +56,11 @@ type ExecRequest struct {
 	// OnProgress, if set, receives the nested calls made so far after every
 	// new one, on the exec actor's goroutine. A panic in it fails the call.
 	OnProgress func(calls []string)
+	// Telemetry traces the run and its nested calls (children of the span
+	// in Run's ctx) and measures them; nil: none.
+	Telemetry *telemetry.Telemetry
+	// Audit, if set, collects the nested calls for the call audit.
+	Audit *exectool.AuditLog
 }
 
 // Run executes one Exec call and returns its Result once every actor of the
@@ -112,7 +121,8 @@ func (a *execActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
 		script := a.req.Script
-		a.route = &execRoute{system: c.ActorSystem(), exec: c.Self(), funnel: script.Host, pending: map[*sandbox.Call]struct{}{}}
+		a.route = &execRoute{system: c.ActorSystem(), exec: c.Self(), funnel: script.Host, pending: map[*sandbox.Call]struct{}{},
+			telemetry: a.req.Telemetry, audit: a.req.Audit}
 		script.Host = a.route
 		if a.remote != nil {
 			root, self, onCall := c.ActorSystem().Root, c.Self(), script.OnCall
@@ -127,7 +137,7 @@ func (a *execActor) Receive(c actor.Context) {
 			return
 		}
 		c.Spawn(actor.PropsFromProducer(func() actor.Actor {
-			return &sandboxActor{ctx: a.ctx, req: script, workers: a.workers}
+			return &sandboxActor{ctx: a.ctx, req: script, workers: a.workers, telemetry: a.req.Telemetry}
 		}))
 	case *callMade:
 		a.calls = append(a.calls, m.name)
@@ -180,7 +190,7 @@ func (a *execActor) answer(res sandbox.Result) {
 	if !res.OK {
 		// Every failure is logged (NFR-10); the model gets it as the result.
 		// A failing script is ordinary, so not a warning.
-		a.logger.Info().Str("reason", res.Error).Int("calls", len(res.Calls)).Msg("exec: run failed")
+		a.logger.Info().Ctx(a.ctx).Str("reason", res.Error).Int("calls", len(res.Calls)).Msg("exec: run failed")
 	}
 	a.reply <- res
 }
@@ -195,6 +205,9 @@ type execRoute struct {
 	system *actor.ActorSystem
 	exec   *actor.PID
 	funnel sandbox.Host
+
+	telemetry *telemetry.Telemetry
+	audit     *exectool.AuditLog
 
 	mu      sync.Mutex
 	runCtx  context.Context // whose end fails the pending calls
@@ -215,11 +228,32 @@ func (r *execRoute) Start(ctx context.Context, call *sandbox.Call) {
 
 // run executes call on the funnel and answers it.
 func (r *execRoute) run(call *sandbox.Call, logger zerolog.Logger) {
-	res, err := callFunnel(r.runContext(), r.funnel, call.Search, call.Name, call.Args, logger)
+	res, err := r.observed(r.runContext(), call.Search, call.Name, call.Args, logger)
 	r.mu.Lock()
 	delete(r.pending, call)
 	r.mu.Unlock()
 	call.Answer(res, err)
+}
+
+// observed runs one nested call on the funnel with its span and its audit
+// record, both ended before the call is answered (which may end the script
+// and the Exec call with it).
+func (r *execRoute) observed(ctx context.Context, search bool, name string, args json.RawMessage, logger zerolog.Logger) (sandbox.CallResult, error) {
+	tool := name
+	if search {
+		tool = exectool.SearchTool
+	}
+	start := time.Now()
+	slot := r.audit.Begin(tool)
+	ctx, span := r.telemetry.StartCall(ctx, tool, args)
+	res, err := callFunnel(ctx, r.funnel, search, name, args, logger)
+	outcome, size := pool.Outcome(err), 0
+	if err == nil {
+		size = res.Size()
+	}
+	span.End(outcome, size)
+	r.audit.Finish(slot, outcome, time.Since(start), size)
+	return res, err
 }
 
 // callFunnel runs one nested call on the funnel. A panic there is that
@@ -227,7 +261,7 @@ func (r *execRoute) run(call *sandbox.Call, logger zerolog.Logger) {
 func callFunnel(ctx context.Context, funnel sandbox.Host, search bool, name string, args json.RawMessage, logger zerolog.Logger) (res sandbox.CallResult, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			logger.Error().Str("tool", name).Interface("panic", p).Msg("exec: nested call panicked")
+			logger.Error().Ctx(ctx).Str("tool", name).Interface("panic", p).Msg("exec: nested call panicked")
 			res, err = sandbox.CallResult{}, errNestedCallPanicked
 		}
 	}()
@@ -273,9 +307,10 @@ func (r *execRoute) Search(ctx context.Context, args json.RawMessage) (json.RawM
 // goroutine of its own so the actor stays responsive; a panic there is
 // brought back into Receive and escalated to the supervisor.
 type sandboxActor struct {
-	ctx     context.Context
-	req     sandbox.Request
-	workers WorkerSource
+	ctx       context.Context
+	req       sandbox.Request
+	workers   WorkerSource
+	telemetry *telemetry.Telemetry
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -324,11 +359,14 @@ func (a *sandboxActor) start(c actor.Context) {
 	}()
 }
 
-func (a *sandboxActor) run(ctx context.Context, req sandbox.Request) sandbox.Result {
+func (a *sandboxActor) run(ctx context.Context, req sandbox.Request) (res sandbox.Result) {
+	ctx, span := a.telemetry.StartRun(ctx)
+	defer func() { span.End(res.Outcome()) }()
 	w, err := a.workers.Acquire(ctx)
 	if err != nil {
 		return sandbox.UnavailableResult(ctx)
 	}
 	defer a.workers.Release(w)
+	span.Acquired(w.Runs() > 0)
 	return w.Run(ctx, req)
 }

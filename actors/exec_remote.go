@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/nodes/nodepb"
 	"github.com/mcpexec/mcpexec/pause"
 	"github.com/mcpexec/mcpexec/sandbox"
@@ -42,6 +43,7 @@ type remoteRun struct {
 	callCtx context.Context
 	endRun  context.CancelFunc
 	aborted bool
+	span    *telemetry.Run // the run's span, a child of the Exec's
 }
 
 // The exec actor's own messages about a remote run.
@@ -63,7 +65,9 @@ func (a *execActor) startRemote(c actor.Context) {
 	r.run = sandbox.NewRemoteRun(a.req.Script)
 	root, self := c.ActorSystem().Root, c.Self()
 	r.tell = func(msg any) { root.RequestWithCustomSender(r.node, msg, self) }
-	ctx, cancel := context.WithCancel(a.ctx)
+	runCtx, span := a.req.Telemetry.StartRun(a.ctx)
+	r.span = span
+	ctx, cancel := context.WithCancel(runCtx)
 	r.endRun = cancel
 	r.callCtx = pause.WithClock(ctx, &nodeWaits{run: r.run, send: func(paused bool) {
 		r.tell(&nodepb.PersonWait{Paused: paused})
@@ -173,9 +177,9 @@ func (a *execActor) startRemoteCall(c actor.Context, call *nodepb.NestedCall) {
 		r.tell(&nodepb.CallAnswer{Id: call.Id, Error: refusal})
 		return
 	}
-	funnel, logger := a.route.funnel, a.logger
+	route, logger := a.route, a.logger
 	go func() {
-		res, err := callFunnel(r.callCtx, funnel, call.Search, call.Name, call.Args, logger)
+		res, err := route.observed(r.callCtx, call.Search, call.Name, call.Args, logger)
 		answer := &nodepb.CallAnswer{Id: call.Id, Value: res.Value}
 		if err != nil {
 			answer.Error = err.Error()
@@ -199,6 +203,7 @@ func (a *execActor) answerRemote(c actor.Context, res sandbox.Result) {
 	if r.done != nil {
 		r.done()
 	}
+	r.span.End(res.Outcome())
 	a.answer(res)
 }
 

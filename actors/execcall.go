@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpexec/mcpexec/declare"
 	"github.com/mcpexec/mcpexec/exectool"
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
@@ -24,13 +25,18 @@ type ExecCall struct {
 }
 
 // ExecResult is the outcome of an Exec call: the result handed to the model
-// (Text and Images) and the summary shown to the person.
+// (Text and Images), the summary shown to the person, and the audit of its
+// nested calls for the host (never model input).
 type ExecResult struct {
 	OK      bool
 	Text    string
 	Images  []sandbox.Image
 	Summary string
 	Calls   []string
+	// Audit lists the nested calls that reached the funnel (at most
+	// exectool.MaxAuditCalls; the rest are only counted): tool, outcome,
+	// duration and bytes returned.
+	Audit exectool.Audit
 }
 
 // Results of an Exec call refused before it runs, written for the model.
@@ -43,27 +49,37 @@ var (
 // this moment (CONV-7), and ctx's values (a prompter, server progress)
 // apply to every nested call. It always returns a result: argument errors,
 // a denied Exec, a missing MCP manager and every way a script can fail are
-// failure results.
-func (f *Funnel) Exec(ctx context.Context, call ExecCall) ExecResult {
+// failure results. With Telemetry, the call is a span, a child of ctx's.
+func (f *Funnel) Exec(ctx context.Context, call ExecCall) (res ExecResult) {
+	ctx, span := f.Telemetry.StartExec(ctx)
+	outcome := outcomeRefused
+	defer func() { span.End(outcome, len(res.Calls)) }()
 	code, err := f.admitExec(call)
 	if err != nil {
 		return refused(err)
 	}
 	v, err := f.Broadcaster.View(f.snapshot(), call.Agent)
 	if err != nil {
-		f.Logger.Error().Err(err).Msg("mcpexec: Exec not run")
+		f.Logger.Error().Ctx(ctx).Err(err).Msg("mcpexec: Exec not run")
 		return refused(errNotPrepared)
 	}
+	logger := telemetry.Logger(ctx, f.Logger)
+	audit := &exectool.AuditLog{}
 	req := ExecRequest{Script: sandbox.Request{
 		Code: code, Tools: v.ToolSet, Host: nestedCalls{funnel: f, view: v, caller: ctx},
-		OnLog: call.OnLog, Limits: f.Limits, Logger: &f.Logger,
-	}}
+		OnLog: call.OnLog, Limits: f.Limits, Logger: &logger,
+	}, Telemetry: f.Telemetry, Audit: audit}
 	if onProgress := call.OnProgress; onProgress != nil {
 		req.OnProgress = func(calls []string) { onProgress(exectool.Summary(calls, false)) }
 	}
-	res := f.Execs.Run(ctx, req)
-	return ExecResult{OK: res.OK, Text: res.Text, Images: res.Images, Summary: exectool.Summary(res.Calls, !res.OK), Calls: res.Calls}
+	run := f.Execs.Run(ctx, req)
+	outcome = run.Outcome()
+	return ExecResult{OK: run.OK, Text: run.Text, Images: run.Images, Summary: exectool.Summary(run.Calls, !run.OK), Calls: run.Calls, Audit: audit.Audit()}
 }
+
+// outcomeRefused is an Exec call that did not run: bad arguments, Exec
+// denied or off, no MCP manager, no view of the pool.
+const outcomeRefused = "refused"
 
 // admitExec checks what must hold before a script runs, and returns the
 // script: well-formed arguments (EDGE-8), Exec not denied by a rule, an MCP

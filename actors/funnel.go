@@ -6,6 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/sandbox"
@@ -38,6 +39,8 @@ type Funnel struct {
 	// call of a tool of snap (what it returns, for the catalog).
 	Observe func(snap *toolpool.Snapshot, name string, res pool.Result)
 	Logger  zerolog.Logger
+	// Telemetry traces and measures Exec calls; nil: none.
+	Telemetry *telemetry.Telemetry
 }
 
 // ConfigSource is where the effective configuration is read; the config
@@ -72,9 +75,17 @@ type ToolResult struct {
 // real name the model APIs reject was declared under an alias, which is
 // mapped back here, so the permission gate sees the real name. Every
 // failure is a result whose text says why.
-func (f *Funnel) CallFlat(ctx context.Context, name string, args json.RawMessage) ToolResult {
+func (f *Funnel) CallFlat(ctx context.Context, name string, args json.RawMessage) (out ToolResult) {
 	name = f.Broadcaster.FlatNames(f.snapshot()).Real(name)
+	ctx, span := f.Telemetry.StartCall(ctx, name, args)
 	res, err := f.Call(ctx, name, args)
+	defer func() {
+		size := 0
+		if out.OK {
+			size = len(out.Text)
+		}
+		span.End(pool.Outcome(err), size)
+	}()
 	if err != nil {
 		return ToolResult{Text: err.Error()}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/internal/ask"
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/pause"
 	"github.com/mcpexec/mcpexec/permissions"
 )
@@ -25,6 +26,9 @@ type GateOptions struct {
 	// Logger receives the gate's own reports (failed saves, crashes); quiet
 	// by default.
 	Logger *zerolog.Logger
+	// Telemetry records each decision on the call's span, and the time the
+	// call waits for the person; nil: none.
+	Telemetry *telemetry.Telemetry
 }
 
 // Gate is the permission step of the execution funnel. Its Admit has the
@@ -39,6 +43,7 @@ type Gate struct {
 	system *actor.ActorSystem
 	store  permissions.RuleStore
 	pid    *actor.PID
+	tel    *telemetry.Telemetry
 	// work counts the gate actor's prompt and save goroutines.
 	work     *sync.WaitGroup
 	stopOnce sync.Once
@@ -53,7 +58,7 @@ func StartGate(system *actor.ActorSystem, opts GateOptions) (*Gate, error) {
 	if opts.Logger != nil {
 		logger = *opts.Logger
 	}
-	g := &Gate{system: system, store: opts.Store, work: &sync.WaitGroup{}}
+	g := &Gate{system: system, store: opts.Store, work: &sync.WaitGroup{}, tel: opts.Telemetry}
 	kept := &gateMemory{}
 	props := actor.PropsFromProducer(func() actor.Actor {
 		return newGateActor(system, opts.Store, opts.Prompter, logger, g.work, kept)
@@ -92,25 +97,46 @@ func (g *Gate) Admit(ctx context.Context, name string, args json.RawMessage) err
 	}
 	switch decision, denied := permissions.Check(g.store.Current(), name); decision {
 	case permissions.Allow:
+		telemetry.PermissionDecided(ctx, "allow")
 		return nil
 	case permissions.Deny:
+		telemetry.PermissionDecided(ctx, "deny")
 		return denied
 	}
+	telemetry.PermissionDecided(ctx, "ask")
 	// Waiting for the person (or for the prompts before this one) does not
 	// count against the budget of the script that made the call.
 	defer pause.ForPerson(ctx)()
+	ctx, wait := g.tel.StartPrompt(ctx)
 	decided, err := ask.Request[*permissionDecided](ctx, g.system, g.pid, &askPermission{ctx: ctx, tool: name, args: args})
 	var crashed *ask.CrashError
 	switch {
 	case err == nil:
+		wait.End(answerOf(decided.err))
 		return decided.err
 	case ctx.Err() != nil:
+		wait.End("none")
 		return ctx.Err()
 	case errors.As(err, &crashed):
+		wait.End("none")
 		return &permissions.PromptError{Tool: name, Err: err}
 	default:
+		wait.End("none")
 		return permissions.ErrGateStopped
 	}
+}
+
+// answerOf names the person's answer for telemetry: "allow", "deny", or
+// "none" when no answer came (the prompter failed).
+func answerOf(err error) string {
+	var denied *permissions.DeniedError
+	switch {
+	case err == nil:
+		return "allow"
+	case errors.As(err, &denied):
+		return "deny"
+	}
+	return "none"
 }
 
 // Queued returns how many questions wait behind the one on screen (0 after

@@ -13,6 +13,10 @@ func estimateTokens(s string) int {
 	return (utf16Len(s) + 3) / 4
 }
 
+// EstimateTokens is the token estimate of a model-visible text, priced as
+// the catalog budget prices it.
+func EstimateTokens(s string) int { return estimateTokens(s) }
+
 func estimateTokensBytes(b []byte) int {
 	return (utf16LenBytes(b) + 3) / 4
 }

@@ -33,6 +33,7 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	ctx, cancel := g.bound(ctx)
 	defer cancel()
+	ctx = tracedRequest(ctx, req)
 	ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
 	var onProgress func(string)
 	if token := req.Params.GetProgressToken(); token != nil {
@@ -41,7 +42,9 @@ func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 		onProgress = p.update
 	}
 	res := g.sys.Exec(ctx, req.Params.Arguments, onProgress)
-	return toolResult(res.OK, res.Text, res.Images), nil
+	out := toolResult(res.OK, res.Text, res.Images)
+	out.Meta = mcp.Meta{AuditMetaKey: res.Audit}
+	return out, nil
 }
 
 // toolResult is a result as the model receives it: the text, then the

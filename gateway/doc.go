@@ -18,6 +18,12 @@
 // progress token on the Exec call gets one progress notification per nested
 // call, carrying the live summary; cancelling the request aborts the script.
 //
+// An Exec result's _meta carries the call audit (AuditMetaKey), which
+// clients do not show to the model. With a TracerProvider on the System, a
+// client's trace context (traceparent in the request's _meta, or else its
+// HTTP header) parents the Exec span, which is then the tools/call server
+// span.
+//
 // Over HTTP (streamable), the gateway validates Host and Origin against DNS
 // rebinding, can require a bearer token, and shares one pool among every
 // client session; each session's permission questions and cancellations stay

@@ -6,10 +6,12 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpexec/mcpexec/elicit"
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/pause"
 )
 
@@ -87,7 +89,11 @@ func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		}
 		slices.Sort(r.Tools)
 	}
+	asked := time.Now()
 	resp, err := s.m.opts.Elicitor.Elicit(ctx, r)
+	for _, c := range calls {
+		telemetry.PersonAnswered(c.ctx, "elicitation", string(resp.Action), time.Since(asked))
+	}
 	log := s.m.log.With().Str("server", s.cfg.Name).Logger()
 	switch {
 	case ctx.Err() != nil:

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mcpexec/mcpexec/elicit"
 	"github.com/mcpexec/mcpexec/internal/slogzero"
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/oauth"
 	"github.com/mcpexec/mcpexec/toolpool"
 )
@@ -71,6 +72,11 @@ type Options struct {
 	// went away while no call is made; a stdio server that hangs is found
 	// the same way. A failed call triggers a ping at once in any case.
 	PingInterval time.Duration
+	// Telemetry traces every MCP request made on behalf of a traced call
+	// (a CLIENT span, its context sent to the server in params._meta and,
+	// over HTTP, the traceparent header) and measures every request; nil:
+	// none.
+	Telemetry *telemetry.Telemetry
 
 	ownHTTP bool // HTTPClient was made by withDefaults
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 )
 
 // maxListPages stops a server whose tools/list never ends.
@@ -170,6 +172,9 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		copts.ElicitationHandler = s.elicit
 	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
+	if t := s.m.opts.Telemetry; t != nil {
+		client.AddSendingMiddleware(traceRequests(t, telemetry.NewPeer(s.cfg.Name, s.cfg.URL)))
+	}
 	handle := &connHandle{Transport: transport}
 	deadline.start()
 	session, err := client.Connect(sessionCtx, handle, nil)

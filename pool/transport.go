@@ -28,13 +28,13 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wir
 		return tapTransport{Transport: &stdioTransport{cfg: cfg, grace: opts.StopGrace, log: opts.Logger}, tap: tap}, nil
 	case cfg.Type == "sse":
 		client := *httpClient(opts.HTTPClient, cfg.Headers)
-		client.Transport = limitRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, limit: int64(cfg.maxReplyBytes())}
+		client.Transport = traced(opts, limitRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, limit: int64(cfg.maxReplyBytes())})
 		return &mcp.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: &client, MaxEventSize: sdkEventLimit(cfg.maxReplyBytes())}, nil
 	default:
 		// The tap sees what the limiter lets through, never a reply
 		// over the limit.
 		client := *httpClient(opts.HTTPClient, cfg.Headers)
-		client.Transport = tapRoundTripper{next: limitRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, limit: int64(cfg.maxReplyBytes())}, tap: tap}
+		client.Transport = traced(opts, tapRoundTripper{next: limitRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, limit: int64(cfg.maxReplyBytes())}, tap: tap})
 		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, OAuthHandler: authz, MaxEventSize: sdkEventLimit(cfg.maxReplyBytes())}, nil
 	}
 }

@@ -14,7 +14,7 @@ import (
 // over a pair of pipes. Only plain JSON crosses, so ISO-6 holds by
 // construction. One run at a time:
 //
-//	host   -> worker  start   {code, tools, down, limits}
+//	host   -> worker  start   {code, tools, down, limits, trace}
 //	worker -> host    call    {id, kind, name, args}  a nested call for the host
 //	worker -> host    called  {name}              a call rejected in the worker
 //	                                              (over the cap); with call,
@@ -25,7 +25,7 @@ import (
 //	                                              waiting for a person
 //	worker -> host    clock   {stopped}           the run's budget clock
 //	                                              stopped or started again
-//	worker -> host    done    {result, abandoned}
+//	worker -> host    done    {result, abandoned, phases}
 //
 // A worker announces itself with ready before its first start.
 
@@ -58,6 +58,9 @@ type frame struct {
 	Tools  []string          `json:"tools,omitempty"`
 	Down   map[string]string `json:"down,omitempty"` // server -> why it is not connected
 	Limits *Limits           `json:"limits,omitempty"`
+	// Trace is the W3C trace context of the host's run span
+	// (traceparent, tracestate), when the host traces the run.
+	Trace map[string]string `json:"trace,omitempty"`
 
 	// called, call
 	Kind string          `json:"kind,omitempty"`
@@ -77,8 +80,10 @@ type frame struct {
 	Stopped bool `json:"stopped,omitempty"`
 
 	// done
-	Result    *Result `json:"result,omitempty"`
-	Abandoned bool    `json:"abandoned,omitempty"`
+	Result    *Result       `json:"result,omitempty"`
+	Abandoned bool          `json:"abandoned,omitempty"`
+	Phases    []phaseRecord `json:"phases,omitempty"` // when start carried a sampled trace
+
 }
 
 var errFrameTooLarge = errors.New("sandbox protocol: frame too large")

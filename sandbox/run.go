@@ -44,6 +44,9 @@ type Request struct {
 	// when it stops and starts.
 	clockStarted func(*budgetClock)
 	clockChanged func(stopped bool)
+	// phases, when set, collects the timed stretches of the run (a worker
+	// whose host traces the run sends them back with the result).
+	phases *phaseLog
 }
 
 // abandonGrace is how long Run waits, after interrupting a run at its
@@ -217,6 +220,7 @@ func (x *execution) execute() (res Result) {
 		x.hostCalls.Wait()
 	}()
 
+	prepare := x.req.phases.begin(phasePrepare)
 	r, err := newRealm()
 	if err != nil {
 		x.logger.Error().Err(err).Msg("sandbox: lockdown failed")
@@ -236,7 +240,10 @@ func (x *execution) execute() (res Result) {
 		return x.fail(msgCrashed + ".")
 	}
 
+	prepare.end(false)
+	compiling := x.req.phases.begin(phaseCompile)
 	prog, js, err := compile(x.req.Code)
+	compiling.end(err != nil)
 	if err != nil {
 		return x.fail(err.Error())
 	}
@@ -244,6 +251,8 @@ func (x *execution) execute() (res Result) {
 		x.logger.Error().Err(err).Msg("sandbox: engine repair failed")
 		return x.fail(msgCrashed + ".")
 	}
+	evaluating := x.req.phases.begin(phaseEvaluate)
+	defer func() { evaluating.end(!res.OK) }()
 	v, err := x.start(prog)
 	if err != nil {
 		return x.failFrom(err)

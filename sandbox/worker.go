@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 )
 
 // Environment of a re-executed worker process.
@@ -170,9 +172,12 @@ func serveRun(c *conn, d *dispatcher, start frame, clock *atomic.Pointer[budgetC
 		clockStarted: clock.Store,
 		clockChanged: func(stopped bool) { _ = c.send(frame{Type: frameClock, Stopped: stopped}) },
 	}
+	if telemetry.Sampled(start.Trace) {
+		req.phases = &phaseLog{}
+	}
 	res, abandoned := runReporting(context.Background(), req)
 	res.Images = nil // the host holds the images themselves
-	return frame{Type: frameDone, Result: &res, Abandoned: abandoned}
+	return frame{Type: frameDone, Result: &res, Abandoned: abandoned, Phases: req.phases.taken()}
 }
 
 // pipeHost is the Host a worker's runs see: every call becomes a call frame

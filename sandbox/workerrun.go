@@ -7,6 +7,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/pause"
 )
 
@@ -44,7 +45,9 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 		h.end()
 	}()
 
-	if err := w.conn.send(frame{Type: frameStart, Code: req.Code, Tools: req.Tools.Names(), Down: req.Tools.downServers(), Limits: &limits}); err != nil {
+	start := frame{Type: frameStart, Code: req.Code, Tools: req.Tools.Names(), Down: req.Tools.downServers(), Limits: &limits,
+		Trace: telemetry.Inject(ctx)}
+	if err := w.conn.send(start); err != nil {
 		w.spent = true
 		return h.failure(w.crashReason())
 	}
@@ -67,6 +70,7 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 				return h.failure(reason)
 			}
 			if f.Type == frameDone {
+				telemetry.RecordPhases(ctx, spansOf(f.Phases))
 				res := h.finish(f)
 				// An abort cancels the nested calls in flight, and their
 				// rejections may end the script before ctx.Done is seen

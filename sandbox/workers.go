@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -103,6 +104,35 @@ type Workers struct {
 	stopReaper chan struct{}
 	bg         sync.WaitGroup // replenishing and stopping in the background
 	active     sync.WaitGroup // runs in flight
+
+	spawned, restarted atomic.Int64 // worker processes started; of them, replacements
+}
+
+// WorkerStats are a pool's counts at one moment.
+type WorkerStats struct {
+	// Alive counts the workers running (idle or busy), Idle those waiting
+	// for a run.
+	Alive, Idle int
+	// Spawned counts the workers started since the pool was made;
+	// Restarted those of them started to replace a spent worker.
+	Spawned, Restarted int64
+}
+
+// Stats returns the pool's counts.
+func (p *Workers) Stats() WorkerStats {
+	p.mu.Lock()
+	idle := len(p.idle)
+	p.mu.Unlock()
+	return WorkerStats{Alive: len(p.slots), Idle: idle, Spawned: p.spawned.Load(), Restarted: p.restarted.Load()}
+}
+
+// start starts one worker and counts it.
+func (p *Workers) start() (*Worker, error) {
+	w, err := startWorker(p.opts)
+	if err == nil {
+		p.spawned.Add(1)
+	}
+	return w, err
 }
 
 // ErrClosed is returned by Acquire after Close.
@@ -118,7 +148,7 @@ func NewWorkers(opts WorkerOptions) (*Workers, error) {
 	p := &Workers{opts: opts, slots: make(chan struct{}, opts.MaxWorkers), stopReaper: make(chan struct{}), returned: make(chan struct{})}
 	for i := 0; i < opts.Warm; i++ {
 		p.slots <- struct{}{}
-		w, err := startWorker(opts)
+		w, err := p.start()
 		if err != nil {
 			<-p.slots
 			p.Close()
@@ -195,7 +225,7 @@ func (p *Workers) Acquire(ctx context.Context) (*Worker, error) {
 		p.mu.Unlock()
 		select {
 		case p.slots <- struct{}{}:
-			w, err := startWorker(p.opts)
+			w, err := p.start()
 			if err != nil {
 				<-p.slots
 				p.active.Done()
@@ -243,7 +273,7 @@ func (p *Workers) replenish() {
 	default:
 		return // the pool is at its maximum: busy workers will come back
 	}
-	w, err := startWorker(p.opts)
+	w, err := p.start()
 	if err != nil {
 		<-p.slots
 		p.opts.Logger.Error().Err(err).Msg("sandbox: replacing a worker failed")
@@ -256,6 +286,7 @@ func (p *Workers) replenish() {
 		<-p.slots
 		return
 	}
+	p.restarted.Add(1)
 	p.putIdle(w)
 	p.mu.Unlock()
 }

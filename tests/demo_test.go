@@ -56,6 +56,18 @@ type execResult struct {
 	ImageData []execImage `json:"imageData"`
 	Summary   string      `json:"summary"`
 	Calls     []string    `json:"calls"`
+	Audit     execAudit   `json:"audit"`
+}
+
+// execAudit is the call audit of the --json output.
+type execAudit struct {
+	Calls []struct {
+		Tool       string  `json:"tool"`
+		Outcome    string  `json:"outcome"`
+		DurationMs float64 `json:"durationMs"`
+		Bytes      int     `json:"bytes"`
+	} `json:"calls"`
+	Omitted int `json:"omitted"`
 }
 
 // execImage is one image of the --json output, its data in base64.

@@ -13,10 +13,11 @@
 // instead of at the servers in mcp.json. Subcommands:
 //
 //	mcpexec serve --servers FILE [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]...
-//	              [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] [--verbose]
+//	              [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] [--metrics ADDR]
+//	              [--trace-args] [--verbose]
 //	              [--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE]
 //	mcpexec exec --servers FILE [--settings FILE] [--timeout D] [--max-calls N] [--memory-mb N]
-//	             [--ask allow|deny|prompt] [--json] [--verbose] (--script FILE | -)
+//	             [--ask allow|deny|prompt] [--json] [--trace-args] [--verbose] (--script FILE | -)
 //	mcpexec catalog --servers FILE [--settings FILE] [--budget N] [--verbose]
 //	mcpexec tools --servers FILE [--settings FILE] [--verbose]
 //	mcpexec sandbox-node --listen HOST:PORT --membership-port N --tls-cert FILE --tls-key FILE --tls-ca FILE
@@ -48,6 +49,12 @@
 // starting after a second, and run without a server not up by then. When
 // exec, catalog or tools ends, the servers not connected are listed on
 // stderr with the reason. A --settings file must exist.
+//
+// With the standard OTEL_* variables set (OTEL_EXPORTER_OTLP_ENDPOINT,
+// OTEL_EXPORTER_OTLP_PROTOCOL, OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER,
+// OTEL_SERVICE_NAME ...), serve and exec export OpenTelemetry traces and
+// metrics; with none, they export nothing. exec flushes before it exits.
+// serve --metrics ADDR serves the metrics for Prometheus at /metrics.
 //
 // Exit status: 0 on success, 1 when the script failed or the command could
 // not do its job, 2 for a bad command line, 3 when exec, catalog or tools

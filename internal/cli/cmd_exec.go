@@ -38,6 +38,11 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 		opts.Elicitor = pausingElicitor{Elicitor: opts.Elicitor, live: live}
 	}
 	f.limitFlags.options(&opts)
+	tel, err := startTelemetry(ctx, c.prog, f.telemetryFlags, false, &opts, c.stderr)
+	if err != nil {
+		return err
+	}
+	defer tel.shutdown() // after the System closed: its last spans are out
 	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts, startWait: f.timeout}, c.stderr, c.err)
 	if err != nil {
 		return err
@@ -62,6 +67,7 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 		res = s.Exec(ctx, execArgs, lines.update)
 		lines.stop()
 	}
+	tel.flush()
 	if f.jsonOut {
 		if err := writeExecJSON(c.stdout, res); err != nil {
 			return err
@@ -139,6 +145,9 @@ type execJSON struct {
 	ImageData []execImage `json:"imageData"`
 	Summary   string      `json:"summary"`
 	Calls     []string    `json:"calls"`
+	// Audit is the call audit: each nested call's tool, outcome,
+	// durationMs and bytes.
+	Audit exectool.Audit `json:"audit"`
 }
 
 type execImage struct {
@@ -147,7 +156,10 @@ type execImage struct {
 }
 
 func writeExecJSON(w io.Writer, res mcpexec.ExecResult) error {
-	out := execJSON{OK: res.OK, Text: res.Text, Images: len(res.Images), ImageData: []execImage{}, Summary: res.Summary, Calls: res.Calls}
+	out := execJSON{OK: res.OK, Text: res.Text, Images: len(res.Images), ImageData: []execImage{}, Summary: res.Summary, Calls: res.Calls, Audit: res.Audit}
+	if out.Audit.Calls == nil {
+		out.Audit.Calls = []exectool.CallRecord{}
+	}
 	for _, img := range res.Images {
 		out.ImageData = append(out.ImageData, execImage{MIMEType: img.MIMEType, Data: img.Data})
 	}

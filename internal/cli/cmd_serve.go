@@ -35,6 +35,11 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 	if err := f.nodes.options(&opts); err != nil {
 		return err
 	}
+	tel, err := startTelemetry(ctx, c.prog, f.telemetryFlags, true, &opts, c.stderr)
+	if err != nil {
+		return err
+	}
+	defer tel.shutdown()
 	s, err := startSession(ctx, sessionConfig{pool: f.poolFlags, defaultSettings: true, options: opts, background: true, startWait: f.timeout}, c.stderr, c.err)
 	if err != nil {
 		return err

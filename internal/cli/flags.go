@@ -136,16 +136,28 @@ func (f limitFlags) check(fs *flag.FlagSet) error {
 	return nil
 }
 
+// telemetryFlags are the OpenTelemetry options beside the OTEL_*
+// environment.
+type telemetryFlags struct {
+	traceArgs bool
+	metrics   string // serve only: the Prometheus endpoint's address
+}
+
+func addTelemetryFlags(fs *flag.FlagSet, f *telemetryFlags) {
+	fs.BoolVar(&f.traceArgs, "trace-args", false, "add each nested call's arguments to its span (with OTEL_* exporters set; off: spans carry no argument or result values)")
+}
+
 // execFlags are the options of the exec command.
 type execFlags struct {
 	poolFlags
 	limitFlags
+	telemetryFlags
 	script  string  // a file, or "-" for standard input
 	ask     askMode // "" = decide from the terminal
 	jsonOut bool
 }
 
-const execSynopsis = "[--servers FILE] [--settings FILE] [--timeout D] [--max-calls N] [--memory-mb N] [--ask allow|deny|prompt] [--json] [--verbose] (--script FILE | -)"
+const execSynopsis = "[--servers FILE] [--settings FILE] [--timeout D] [--max-calls N] [--memory-mb N] [--ask allow|deny|prompt] [--json] [--trace-args] [--verbose] (--script FILE | -)"
 
 func parseExecFlags(p *program, args []string, errOut io.Writer) (execFlags, error) {
 	var f execFlags
@@ -155,7 +167,8 @@ func parseExecFlags(p *program, args []string, errOut io.Writer) (execFlags, err
 	fs.StringVar(&f.script, "script", "", "the script `FILE` to run; or give - to read it from standard input")
 	addLimitFlags(fs, &f.limitFlags)
 	fs.StringVar(&ask, "ask", "", "answer permission questions and servers' questions: allow, deny or prompt (default: prompt on a terminal, deny otherwise); allow accepts a server's form with its defaults when they complete it")
-	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON object: ok, text, images, summary, calls")
+	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON object: ok, text, images, summary, calls, audit")
+	addTelemetryFlags(fs, &f.telemetryFlags)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return f, flagError(err)
@@ -234,6 +247,7 @@ func parseToolsFlags(p *program, args []string, errOut io.Writer) (toolsFlags, e
 type serveFlags struct {
 	poolFlags
 	limitFlags
+	telemetryFlags
 	budget       int
 	http         string // "" = stdio
 	allowOrigins []string
@@ -241,7 +255,7 @@ type serveFlags struct {
 }
 
 const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] " +
-	"[--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE] [--verbose]"
+	"[--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE] [--metrics ADDR] [--trace-args] [--verbose]"
 
 // tokenEnv names the environment variable holding the HTTP bearer token:
 // a flag would show the secret to every user of ps.
@@ -260,6 +274,8 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 		return nil
 	})
 	addNodeFlags(fs, &f.nodes)
+	addTelemetryFlags(fs, &f.telemetryFlags)
+	fs.StringVar(&f.metrics, "metrics", "", "serve the metrics for Prometheus at http://`ADDR`/metrics (host:port; a bare :port binds to 127.0.0.1)")
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return f, err
 	}

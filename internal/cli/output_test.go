@@ -8,23 +8,27 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpexec/mcpexec"
+	"github.com/mcpexec/mcpexec/exectool"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
 func TestWriteExecJSONIsOneLineWithEveryField(t *testing.T) {
 	var buf bytes.Buffer
 	err := writeExecJSON(&buf, mcpexec.ExecResult{
-		OK: true, Text: "line 1\nline 2", Summary: "0 tool calls",
+		OK: true, Text: "line 1\nline 2", Summary: "1 tool call", Calls: []string{"mcp__a__b"},
 		Images: []sandbox.Image{{MIMEType: "image/png", Data: []byte{1}}},
+		Audit:  exectool.Audit{Calls: []exectool.CallRecord{{Tool: "mcp__a__b", Outcome: "ok", Duration: 1500 * time.Microsecond, Bytes: 12}}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"ok":true,"text":"line 1\nline 2","images":1,"imageData":[{"mimeType":"image/png","data":"AQ=="}],"summary":"0 tool calls","calls":[]}` + "\n"
+	want := `{"ok":true,"text":"line 1\nline 2","images":1,"imageData":[{"mimeType":"image/png","data":"AQ=="}],"summary":"1 tool call","calls":["mcp__a__b"],` +
+		`"audit":{"calls":[{"tool":"mcp__a__b","outcome":"ok","bytes":12,"durationMs":1.5}]}}` + "\n"
 	if buf.String() != want {
 		t.Errorf("got  %s\nwant %s", buf.String(), want)
 	}
