@@ -60,4 +60,20 @@
 // in the worker) and seventeen hops; it was eight hand-offs and about
 // twenty-two hops before the exec actor took the path over. ARCHITECTURE.md
 // at the repository's root walks the path hop by hop.
+//
+// # On a sandbox node
+//
+// With a Placement (package nodes), the sandbox actor runs on another
+// machine and the exec actor stays here, with the funnel. The same call
+// then goes: worker pipe (process boundary); the node's reader goroutine,
+// which hands a NestedCall to protoactor's endpoint writer (hand-off);
+// gRPC (machine boundary); the daemon's endpoint reader, which delivers it
+// to the exec actor's mailbox (hand-off); the exec actor checks it against
+// the run's tool set and cap (the node is untrusted) and starts it on a
+// goroutine of its own (hand-off), which runs the funnel and hands the
+// CallAnswer to the endpoint writer (hand-off); gRPC back; the node's
+// endpoint reader and the node's sandbox actor (hand-off), which writes the
+// result frame to the worker. Five hand-offs and two machine boundaries
+// besides gRPC's own goroutines; a run here pays none of it, and builds no
+// protobuf message.
 package actors

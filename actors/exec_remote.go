@@ -97,6 +97,10 @@ func (a *execActor) startRemote(c actor.Context) {
 func (a *execActor) receiveRemote(c actor.Context, m any) bool {
 	r := a.remote
 	switch m := m.(type) {
+	case *nodepb.RunStarted:
+		if a.fromNode(c) {
+			r.run.Started()
+		}
 	case *nodepb.CallCounted:
 		if a.fromNode(c) {
 			r.run.Called(m.Name)

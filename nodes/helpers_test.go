@@ -1,9 +1,16 @@
 package nodes_test
 
 import (
+	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/json"
+	"io"
 	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -28,30 +35,44 @@ func freePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-func tlsConfigOf(t testing.TB, files testcerts.Files) nodes.TLSFiles {
-	t.Helper()
-	return nodes.TLSFiles(files)
-}
+// refreshInterval is how often the tests' daemons and nodes poll
+// membership.
+const refreshInterval = 200 * time.Millisecond
 
-// startNode starts an in-process sandbox node whose certificate ca
-// signed, closed when the test ends; it returns the node and its
-// membership endpoint.
-func startNode(t testing.TB, ca *testcerts.Authority, name string) (*nodes.Node, string) {
+// startNode starts a sandbox node process whose certificate files are
+// given, stopped when the test ends; it returns the node's remote address
+// and its membership endpoint.
+func startNode(t testing.TB, files testcerts.Files) (address, membership string) {
 	t.Helper()
-	cfg, err := tlsConfigOf(t, ca.Issue(name)).Config()
-	if err != nil {
-		t.Fatal(err)
-	}
 	port := freePort(t)
-	n, err := nodes.StartNode(nodes.NodeOptions{
-		Listen: "127.0.0.1:0", MembershipPort: port, TLS: cfg,
-		Workers: sandbox.WorkerOptions{Warm: 1}, RefreshInterval: 200 * time.Millisecond,
-	})
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), nodeEnv+"="+strings.Join([]string{itoa(port), files.Cert, files.Key, files.CA}, "\n"))
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { n.Close() })
-	return n, net.JoinHostPort("127.0.0.1", itoa(port))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		_ = cmd.Wait()
+	})
+	// Other lines come first: the membership endpoint says it started.
+	lines := bufio.NewReader(stdout)
+	var line string
+	for !strings.HasPrefix(line, "ready ") {
+		if line, err = lines.ReadString('\n'); err != nil {
+			t.Fatalf("sandbox node did not start: %v", err)
+		}
+	}
+	go io.Copy(io.Discard, lines)
+	return strings.TrimSpace(strings.TrimPrefix(line, "ready ")), net.JoinHostPort("127.0.0.1", itoa(port))
 }
 
 // daemon is a daemon's actor system joined to sandbox nodes, running
@@ -63,13 +84,20 @@ type daemon struct {
 
 func startDaemon(t testing.TB, ca *testcerts.Authority, members ...string) *daemon {
 	t.Helper()
-	cfg, err := tlsConfigOf(t, ca.Issue("daemon")).Config()
+	cfg, err := nodes.TLSFiles(ca.Issue("daemon")).Config()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startDaemonWith(t, cfg, len(members), members...)
+}
+
+// startDaemonWith starts a daemon with its TLS configuration and waits
+// until want of the members are live.
+func startDaemonWith(t testing.TB, cfg *tls.Config, want int, members ...string) *daemon {
+	t.Helper()
 	system := testkit.ActorSystem(t)
 	p, err := nodes.Join(system, nodes.DaemonOptions{
-		Listen: "127.0.0.1:0", Nodes: members, TLS: cfg, RefreshInterval: 200 * time.Millisecond,
+		Listen: "127.0.0.1:0", Nodes: members, TLS: cfg, RefreshInterval: refreshInterval,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +107,7 @@ func startDaemon(t testing.TB, ca *testcerts.Authority, members ...string) *daem
 	execs.PlaceOn(p)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := p.WaitNodes(ctx, len(members)); err != nil {
+	if err := p.WaitNodes(ctx, want); err != nil {
 		t.Fatalf("nodes did not join: %v (live: %v)", err, p.Nodes())
 	}
 	return &daemon{placement: p, execs: execs}
@@ -117,9 +145,4 @@ func (h *toolHost) names() []string {
 	return out
 }
 
-func itoa(n int) string { return json.Number(jsonInt(n)).String() }
-
-func jsonInt(n int) string {
-	b, _ := json.Marshal(n)
-	return string(b)
-}
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -40,6 +40,10 @@ type DaemonOptions struct {
 	// SpawnTimeout bounds placing one run on one node; default
 	// DefaultSpawnTimeout.
 	SpawnTimeout time.Duration
+	// OnPlace, if set, hears which node each run was placed on (by the
+	// address of its remote), with the Exec call's context, on the call's
+	// goroutine: for tracing a run to its machine.
+	OnPlace func(ctx context.Context, node string)
 	// Logger receives diagnostics; default: none.
 	Logger *zerolog.Logger
 }
@@ -64,6 +68,7 @@ type Placement struct {
 	sub      *eventstream.Subscription
 	timeout  time.Duration
 	downFor  time.Duration
+	onPlace  func(ctx context.Context, node string)
 	logger   zerolog.Logger
 
 	mu       sync.Mutex
@@ -102,7 +107,7 @@ func Join(system *actor.ActorSystem, opts DaemonOptions) (*Placement, error) {
 		provider = automanaged.NewWithConfig(refresh, 0, opts.Nodes...)
 	}
 	p := &Placement{
-		system: system, provider: provider, timeout: opts.SpawnTimeout, logger: logger,
+		system: system, provider: provider, timeout: opts.SpawnTimeout, onPlace: opts.OnPlace, logger: logger,
 		// A dead node is gone from membership after a refresh and the
 		// membership endpoint's own timeout.
 		downFor: 2*refresh + 3*time.Second,
@@ -229,6 +234,9 @@ func (p *Placement) Place(ctx context.Context) (*actor.PID, func(), error) {
 		tried[m.id] = true
 		pid, err := p.spawn(ctx, m.address)
 		if err == nil {
+			if p.onPlace != nil {
+				p.onPlace(ctx, m.address)
+			}
 			var once sync.Once
 			return pid, func() { once.Do(func() { p.finished(m) }) }, nil
 		}

@@ -5,55 +5,119 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/internal/testcerts"
+	"github.com/mcpexec/mcpexec/pause"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
-// A script placed on a sandbox node runs there, and its nested calls come
-// back to the daemon's funnel: the result, the live summary and the console
-// are what a local run gives.
-func TestRemoteRunMakesNestedCallsThroughTheDaemon(t *testing.T) {
+type toolFunc = func(ctx context.Context, args json.RawMessage) (sandbox.CallResult, error)
+
+// Runs on a sandbox node process, from a daemon in this process (one
+// daemon per test process: see nodeEnv).
+func TestRemoteRuns(t *testing.T) {
 	ca := testcerts.NewAuthority(t)
-	_, member := startNode(t, ca, "node-a")
+	_, member := startNode(t, ca.Issue("node-a"))
 	d := startDaemon(t, ca, member)
 
-	host := &toolHost{tools: map[string]func(context.Context, json.RawMessage) (sandbox.CallResult, error){
-		"mcp__calc__add": func(_ context.Context, args json.RawMessage) (sandbox.CallResult, error) {
-			var in struct{ A, B int }
-			if err := json.Unmarshal(args, &in); err != nil {
-				return sandbox.CallResult{}, err
-			}
-			out, _ := json.Marshal(map[string]int{"sum": in.A + in.B})
-			return sandbox.CallResult{Value: out}, nil
-		},
-	}}
-	var progress [][]string
-	res := d.execs.Run(context.Background(), actors.ExecRequest{
-		Script: sandbox.Request{
-			Code:  `console.log("adding"); const r = await tools.mcp__calc__add({a: 2, b: 3}); const s = await tools.mcp__calc__add({a: r.sum, b: 4}); return s.sum;`,
-			Tools: sandbox.NewToolSet(host.names()),
-			Host:  host,
-		},
-		OnProgress: func(calls []string) { progress = append(progress, calls) },
+	// A script placed on a node runs there, and its nested calls come
+	// back to the daemon's funnel: the result, the live summary and the
+	// console are what a local run gives.
+	t.Run("NestedCallsGoThroughTheDaemon", func(t *testing.T) {
+		host := &toolHost{tools: map[string]toolFunc{
+			"mcp__calc__add": func(_ context.Context, args json.RawMessage) (sandbox.CallResult, error) {
+				var in struct{ A, B int }
+				if err := json.Unmarshal(args, &in); err != nil {
+					return sandbox.CallResult{}, err
+				}
+				out, _ := json.Marshal(map[string]int{"sum": in.A + in.B})
+				return sandbox.CallResult{Value: out}, nil
+			},
+		}}
+		var progress [][]string
+		res := d.execs.Run(context.Background(), actors.ExecRequest{
+			Script: sandbox.Request{
+				Code:  `console.log("adding"); const r = await tools.mcp__calc__add({a: 2, b: 3}); const s = await tools.mcp__calc__add({a: r.sum, b: 4}); return s.sum;`,
+				Tools: sandbox.NewToolSet(host.names()),
+				Host:  host,
+			},
+			OnProgress: func(calls []string) { progress = append(progress, calls) },
+		})
+		if !res.OK {
+			t.Fatalf("run failed: %s", res.Text)
+		}
+		if got := string(res.Value); got != "9" {
+			t.Errorf("value = %s, want 9", got)
+		}
+		if !strings.Contains(res.Logs, "adding") {
+			t.Errorf("logs = %q, want the console line", res.Logs)
+		}
+		want := []string{"mcp__calc__add", "mcp__calc__add"}
+		if diff := cmp.Diff(want, host.made()); diff != "" {
+			t.Errorf("calls the daemon made (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([][]string{want[:1], want}, progress); diff != "" {
+			t.Errorf("live summary (-want +got):\n%s", diff)
+		}
 	})
-	if !res.OK {
-		t.Fatalf("run failed: %s", res.Text)
-	}
-	if got := string(res.Value); got != "9" {
-		t.Errorf("value = %s, want 9", got)
-	}
-	if !strings.Contains(res.Logs, "adding") {
-		t.Errorf("logs = %q, want the console line", res.Logs)
-	}
-	want := []string{"mcp__calc__add", "mcp__calc__add"}
-	if diff := cmp.Diff(want, host.made()); diff != "" {
-		t.Errorf("calls the daemon made (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([][]string{want[:1], want}, progress); diff != "" {
-		t.Errorf("live summary (-want +got):\n%s", diff)
-	}
+
+	// A nested call that waits for a person in the daemon stops the run's
+	// budget on the node: the script outlives its budget by the wait.
+	t.Run("PersonWaitStopsTheBudget", func(t *testing.T) {
+		const budget = 300 * time.Millisecond
+		host := &toolHost{tools: map[string]toolFunc{
+			"mcp__srv__approve": func(ctx context.Context, _ json.RawMessage) (sandbox.CallResult, error) {
+				defer pause.ForPerson(ctx)()
+				time.Sleep(4 * budget)
+				return sandbox.CallResult{Value: json.RawMessage(`"approved"`)}, nil
+			},
+		}}
+		res := d.execs.Run(context.Background(), actors.ExecRequest{Script: sandbox.Request{
+			Code:   `return await tools.mcp__srv__approve({});`,
+			Tools:  sandbox.NewToolSet(host.names()),
+			Host:   host,
+			Limits: sandbox.Limits{Timeout: budget},
+		}})
+		if !res.OK || string(res.Value) != `"approved"` {
+			t.Errorf("result %+v, want the call's answer after the person's wait", res)
+		}
+	})
+
+	// The budget still ends a script that spins on the node.
+	t.Run("BudgetEndsASpinningScript", func(t *testing.T) {
+		res := d.execs.Run(context.Background(), actors.ExecRequest{Script: sandbox.Request{
+			Code: `while (true) {}`, Tools: sandbox.NewToolSet(nil), Limits: sandbox.Limits{Timeout: 200 * time.Millisecond},
+		}})
+		if res.OK || !strings.Contains(res.Error, "time budget") {
+			t.Errorf("result %+v, want the budget failure", res)
+		}
+	})
+
+	// Cancelling the Exec call aborts the run on the node.
+	t.Run("AbortReachesTheNode", func(t *testing.T) {
+		started := make(chan struct{})
+		host := &toolHost{tools: map[string]toolFunc{
+			"mcp__srv__started": func(context.Context, json.RawMessage) (sandbox.CallResult, error) {
+				close(started)
+				return sandbox.CallResult{}, nil
+			},
+		}}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan sandbox.Result, 1)
+		go func() {
+			done <- d.execs.Run(ctx, actors.ExecRequest{Script: sandbox.Request{
+				Code: `await tools.mcp__srv__started({}); while (true) {}`, Tools: sandbox.NewToolSet(host.names()), Host: host,
+			}})
+		}()
+		<-started
+		cancel()
+		res := <-done
+		if res.OK || !strings.HasPrefix(res.Error, "Aborted") {
+			t.Errorf("result %+v, want Aborted", res)
+		}
+	})
 }

@@ -116,16 +116,18 @@ func (a *runActor) start(c actor.Context, m *nodepb.StartRun) {
 			}
 			root.Send(self, &runFinished{result: res})
 		}()
-		res = a.run(ctx, req)
+		res = a.run(ctx, req, func() { send(&nodepb.RunStarted{}) })
 	}()
 }
 
-func (a *runActor) run(ctx context.Context, req sandbox.Request) sandbox.Result {
+// run runs req on a worker; started runs once the worker is there.
+func (a *runActor) run(ctx context.Context, req sandbox.Request, started func()) sandbox.Result {
 	w, err := a.workers.Acquire(ctx)
 	if err != nil {
 		return sandbox.UnavailableResult(ctx)
 	}
 	defer a.workers.Release(w)
+	started()
 	return w.Run(ctx, req)
 }
 

@@ -18,6 +18,8 @@ type RemoteRun struct {
 	req    Request
 	limits Limits
 	clock  *budgetClock
+	// queued holds the clock while the run waits for a worker on its node.
+	queued func()
 
 	console consoleLog
 
@@ -42,8 +44,14 @@ func NewRemoteRun(req Request) *RemoteRun {
 	// whenever a person wait of its own is open. The node's worker keeps
 	// the exact budget; this one only ends a run the node does not.
 	r.clock.setIdle(true)
+	r.queued = r.clock.Pause()
 	return r
 }
+
+// Started starts the host's budget: the node has a worker for the run.
+// Until then the run waits for a worker as a run on this machine would,
+// bounded by its caller.
+func (r *RemoteRun) Started() { r.queued() }
 
 // Limits are the run's limits, defaults filled in: what the node is told.
 func (r *RemoteRun) Limits() Limits { return r.limits }

@@ -15,10 +15,13 @@
 //	mcpexec serve --servers FILE [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]...
 //	              [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] [--metrics ADDR]
 //	              [--trace-args] [--verbose]
+//	              [--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE]
 //	mcpexec exec --servers FILE [--settings FILE] [--timeout D] [--max-calls N] [--memory-mb N]
 //	             [--ask allow|deny|prompt] [--json] [--trace-args] [--verbose] (--script FILE | -)
 //	mcpexec catalog --servers FILE [--settings FILE] [--budget N] [--verbose]
 //	mcpexec tools --servers FILE [--settings FILE] [--verbose]
+//	mcpexec sandbox-node --listen HOST:PORT --membership-port N --tls-cert FILE --tls-key FILE --tls-ca FILE
+//	             [--workers N] [--max-workers N] [--memory-mb N] [--verbose]
 //	mcpexec version
 //
 // serve speaks MCP over stdio, or streamable HTTP with --http (loopback
@@ -28,7 +31,11 @@
 // the model would receive; it puts permission questions and the questions
 // servers ask during a call (elicitation forms) to the person on the
 // terminal, or answers them as --ask says; catalog prints the catalog and the servers'
-// instructions; tools prints tools[] as JSON.
+// instructions; tools prints tools[] as JSON. sandbox-node runs scripts for
+// daemons on other machines: serve with --node (a node's membership
+// endpoint, repeatable), --node-listen (where the nodes reach the daemon)
+// and the three TLS flags runs every script on those nodes, over mutual
+// TLS.
 //
 // After a successful call of a tool that declares no output schema, the
 // catalog learns the shape of what it returned (field names and types,

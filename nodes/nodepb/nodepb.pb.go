@@ -101,6 +101,47 @@ func (x *StartRun) GetLimits() []byte {
 	return nil
 }
 
+// RunStarted tells the daemon that the run has a worker and its budget
+// runs from now: waiting for a free worker on a busy node does not count,
+// as it does not on the daemon's own machine.
+type RunStarted struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+}
+
+func (x *RunStarted) Reset() {
+	*x = RunStarted{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_nodepb_proto_msgTypes[1]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *RunStarted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunStarted) ProtoMessage() {}
+
+func (x *RunStarted) ProtoReflect() protoreflect.Message {
+	mi := &file_nodepb_proto_msgTypes[1]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunStarted.ProtoReflect.Descriptor instead.
+func (*RunStarted) Descriptor() ([]byte, []int) {
+	return file_nodepb_proto_rawDescGZIP(), []int{1}
+}
+
 // NestedCall is a script's nested call, for the daemon to check and run.
 type NestedCall struct {
 	state         protoimpl.MessageState
@@ -116,7 +157,7 @@ type NestedCall struct {
 func (x *NestedCall) Reset() {
 	*x = NestedCall{}
 	if protoimpl.UnsafeEnabled {
-		mi := &file_nodepb_proto_msgTypes[1]
+		mi := &file_nodepb_proto_msgTypes[2]
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		ms.StoreMessageInfo(mi)
 	}
@@ -129,7 +170,7 @@ func (x *NestedCall) String() string {
 func (*NestedCall) ProtoMessage() {}
 
 func (x *NestedCall) ProtoReflect() protoreflect.Message {
-	mi := &file_nodepb_proto_msgTypes[1]
+	mi := &file_nodepb_proto_msgTypes[2]
 	if protoimpl.UnsafeEnabled && x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -142,7 +183,7 @@ func (x *NestedCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NestedCall.ProtoReflect.Descriptor instead.
 func (*NestedCall) Descriptor() ([]byte, []int) {
-	return file_nodepb_proto_rawDescGZIP(), []int{1}
+	return file_nodepb_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *NestedCall) GetId() uint64 {
@@ -186,7 +227,7 @@ type CallCounted struct {
 func (x *CallCounted) Reset() {
 	*x = CallCounted{}
 	if protoimpl.UnsafeEnabled {
-		mi := &file_nodepb_proto_msgTypes[2]
+		mi := &file_nodepb_proto_msgTypes[3]
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		ms.StoreMessageInfo(mi)
 	}
@@ -199,7 +240,7 @@ func (x *CallCounted) String() string {
 func (*CallCounted) ProtoMessage() {}
 
 func (x *CallCounted) ProtoReflect() protoreflect.Message {
-	mi := &file_nodepb_proto_msgTypes[2]
+	mi := &file_nodepb_proto_msgTypes[3]
 	if protoimpl.UnsafeEnabled && x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -212,7 +253,7 @@ func (x *CallCounted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallCounted.ProtoReflect.Descriptor instead.
 func (*CallCounted) Descriptor() ([]byte, []int) {
-	return file_nodepb_proto_rawDescGZIP(), []int{2}
+	return file_nodepb_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *CallCounted) GetName() string {
@@ -238,7 +279,7 @@ type CallAnswer struct {
 func (x *CallAnswer) Reset() {
 	*x = CallAnswer{}
 	if protoimpl.UnsafeEnabled {
-		mi := &file_nodepb_proto_msgTypes[3]
+		mi := &file_nodepb_proto_msgTypes[4]
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		ms.StoreMessageInfo(mi)
 	}
@@ -251,7 +292,7 @@ func (x *CallAnswer) String() string {
 func (*CallAnswer) ProtoMessage() {}
 
 func (x *CallAnswer) ProtoReflect() protoreflect.Message {
-	mi := &file_nodepb_proto_msgTypes[3]
+	mi := &file_nodepb_proto_msgTypes[4]
 	if protoimpl.UnsafeEnabled && x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -264,7 +305,7 @@ func (x *CallAnswer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallAnswer.ProtoReflect.Descriptor instead.
 func (*CallAnswer) Descriptor() ([]byte, []int) {
-	return file_nodepb_proto_rawDescGZIP(), []int{3}
+	return file_nodepb_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *CallAnswer) GetId() uint64 {
@@ -307,7 +348,7 @@ type ConsoleText struct {
 func (x *ConsoleText) Reset() {
 	*x = ConsoleText{}
 	if protoimpl.UnsafeEnabled {
-		mi := &file_nodepb_proto_msgTypes[4]
+		mi := &file_nodepb_proto_msgTypes[5]
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		ms.StoreMessageInfo(mi)
 	}
@@ -320,7 +361,7 @@ func (x *ConsoleText) String() string {
 func (*ConsoleText) ProtoMessage() {}
 
 func (x *ConsoleText) ProtoReflect() protoreflect.Message {
-	mi := &file_nodepb_proto_msgTypes[4]
+	mi := &file_nodepb_proto_msgTypes[5]
 	if protoimpl.UnsafeEnabled && x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -333,7 +374,7 @@ func (x *ConsoleText) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsoleText.ProtoReflect.Descriptor instead.
 func (*ConsoleText) Descriptor() ([]byte, []int) {
-	return file_nodepb_proto_rawDescGZIP(), []int{4}
+	return file_nodepb_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ConsoleText) GetText() string {
@@ -356,7 +397,7 @@ type PersonWait struct {
 func (x *PersonWait) Reset() {
 	*x = PersonWait{}
 	if protoimpl.UnsafeEnabled {
-		mi := &file_nodepb_proto_msgTypes[5]
+		mi := &file_nodepb_proto_msgTypes[6]
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		ms.StoreMessageInfo(mi)
 	}
@@ -369,7 +410,7 @@ func (x *PersonWait) String() string {
 func (*PersonWait) ProtoMessage() {}
 
 func (x *PersonWait) ProtoReflect() protoreflect.Message {
-	mi := &file_nodepb_proto_msgTypes[5]
+	mi := &file_nodepb_proto_msgTypes[6]
 	if protoimpl.UnsafeEnabled && x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -382,7 +423,7 @@ func (x *PersonWait) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PersonWait.ProtoReflect.Descriptor instead.
 func (*PersonWait) Descriptor() ([]byte, []int) {
-	return file_nodepb_proto_rawDescGZIP(), []int{5}
+	return file_nodepb_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *PersonWait) GetPaused() bool {
@@ -402,7 +443,7 @@ type AbortRun struct {
 func (x *AbortRun) Reset() {
 	*x = AbortRun{}
 	if protoimpl.UnsafeEnabled {
-		mi := &file_nodepb_proto_msgTypes[6]
+		mi := &file_nodepb_proto_msgTypes[7]
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		ms.StoreMessageInfo(mi)
 	}
@@ -415,7 +456,7 @@ func (x *AbortRun) String() string {
 func (*AbortRun) ProtoMessage() {}
 
 func (x *AbortRun) ProtoReflect() protoreflect.Message {
-	mi := &file_nodepb_proto_msgTypes[6]
+	mi := &file_nodepb_proto_msgTypes[7]
 	if protoimpl.UnsafeEnabled && x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -428,7 +469,7 @@ func (x *AbortRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AbortRun.ProtoReflect.Descriptor instead.
 func (*AbortRun) Descriptor() ([]byte, []int) {
-	return file_nodepb_proto_rawDescGZIP(), []int{6}
+	return file_nodepb_proto_rawDescGZIP(), []int{7}
 }
 
 // RunDone carries the run's outcome, sandbox.Result as JSON.
@@ -443,7 +484,7 @@ type RunDone struct {
 func (x *RunDone) Reset() {
 	*x = RunDone{}
 	if protoimpl.UnsafeEnabled {
-		mi := &file_nodepb_proto_msgTypes[7]
+		mi := &file_nodepb_proto_msgTypes[8]
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		ms.StoreMessageInfo(mi)
 	}
@@ -456,7 +497,7 @@ func (x *RunDone) String() string {
 func (*RunDone) ProtoMessage() {}
 
 func (x *RunDone) ProtoReflect() protoreflect.Message {
-	mi := &file_nodepb_proto_msgTypes[7]
+	mi := &file_nodepb_proto_msgTypes[8]
 	if protoimpl.UnsafeEnabled && x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -469,7 +510,7 @@ func (x *RunDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunDone.ProtoReflect.Descriptor instead.
 func (*RunDone) Descriptor() ([]byte, []int) {
-	return file_nodepb_proto_rawDescGZIP(), []int{7}
+	return file_nodepb_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *RunDone) GetResult() []byte {
@@ -495,32 +536,33 @@ var file_nodepb_proto_rawDesc = []byte{
 	0x69, 0x6d, 0x69, 0x74, 0x73, 0x1a, 0x37, 0x0a, 0x09, 0x44, 0x6f, 0x77, 0x6e, 0x45, 0x6e, 0x74,
 	0x72, 0x79, 0x12, 0x10, 0x0a, 0x03, 0x6b, 0x65, 0x79, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52,
 	0x03, 0x6b, 0x65, 0x79, 0x12, 0x14, 0x0a, 0x05, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x18, 0x02, 0x20,
-	0x01, 0x28, 0x09, 0x52, 0x05, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x3a, 0x02, 0x38, 0x01, 0x22, 0x5c,
-	0x0a, 0x0a, 0x4e, 0x65, 0x73, 0x74, 0x65, 0x64, 0x43, 0x61, 0x6c, 0x6c, 0x12, 0x0e, 0x0a, 0x02,
-	0x69, 0x64, 0x18, 0x01, 0x20, 0x01, 0x28, 0x04, 0x52, 0x02, 0x69, 0x64, 0x12, 0x16, 0x0a, 0x06,
-	0x73, 0x65, 0x61, 0x72, 0x63, 0x68, 0x18, 0x02, 0x20, 0x01, 0x28, 0x08, 0x52, 0x06, 0x73, 0x65,
-	0x61, 0x72, 0x63, 0x68, 0x12, 0x12, 0x0a, 0x04, 0x6e, 0x61, 0x6d, 0x65, 0x18, 0x03, 0x20, 0x01,
-	0x28, 0x09, 0x52, 0x04, 0x6e, 0x61, 0x6d, 0x65, 0x12, 0x12, 0x0a, 0x04, 0x61, 0x72, 0x67, 0x73,
-	0x18, 0x04, 0x20, 0x01, 0x28, 0x0c, 0x52, 0x04, 0x61, 0x72, 0x67, 0x73, 0x22, 0x21, 0x0a, 0x0b,
-	0x43, 0x61, 0x6c, 0x6c, 0x43, 0x6f, 0x75, 0x6e, 0x74, 0x65, 0x64, 0x12, 0x12, 0x0a, 0x04, 0x6e,
-	0x61, 0x6d, 0x65, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x04, 0x6e, 0x61, 0x6d, 0x65, 0x22,
-	0x60, 0x0a, 0x0a, 0x43, 0x61, 0x6c, 0x6c, 0x41, 0x6e, 0x73, 0x77, 0x65, 0x72, 0x12, 0x0e, 0x0a,
-	0x02, 0x69, 0x64, 0x18, 0x01, 0x20, 0x01, 0x28, 0x04, 0x52, 0x02, 0x69, 0x64, 0x12, 0x14, 0x0a,
-	0x05, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x18, 0x02, 0x20, 0x01, 0x28, 0x0c, 0x52, 0x05, 0x76, 0x61,
-	0x6c, 0x75, 0x65, 0x12, 0x16, 0x0a, 0x06, 0x69, 0x6d, 0x61, 0x67, 0x65, 0x73, 0x18, 0x03, 0x20,
-	0x01, 0x28, 0x05, 0x52, 0x06, 0x69, 0x6d, 0x61, 0x67, 0x65, 0x73, 0x12, 0x14, 0x0a, 0x05, 0x65,
-	0x72, 0x72, 0x6f, 0x72, 0x18, 0x04, 0x20, 0x01, 0x28, 0x09, 0x52, 0x05, 0x65, 0x72, 0x72, 0x6f,
-	0x72, 0x22, 0x21, 0x0a, 0x0b, 0x43, 0x6f, 0x6e, 0x73, 0x6f, 0x6c, 0x65, 0x54, 0x65, 0x78, 0x74,
-	0x12, 0x12, 0x0a, 0x04, 0x74, 0x65, 0x78, 0x74, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x04,
-	0x74, 0x65, 0x78, 0x74, 0x22, 0x24, 0x0a, 0x0a, 0x50, 0x65, 0x72, 0x73, 0x6f, 0x6e, 0x57, 0x61,
-	0x69, 0x74, 0x12, 0x16, 0x0a, 0x06, 0x70, 0x61, 0x75, 0x73, 0x65, 0x64, 0x18, 0x01, 0x20, 0x01,
-	0x28, 0x08, 0x52, 0x06, 0x70, 0x61, 0x75, 0x73, 0x65, 0x64, 0x22, 0x0a, 0x0a, 0x08, 0x41, 0x62,
-	0x6f, 0x72, 0x74, 0x52, 0x75, 0x6e, 0x22, 0x21, 0x0a, 0x07, 0x52, 0x75, 0x6e, 0x44, 0x6f, 0x6e,
-	0x65, 0x12, 0x16, 0x0a, 0x06, 0x72, 0x65, 0x73, 0x75, 0x6c, 0x74, 0x18, 0x01, 0x20, 0x01, 0x28,
-	0x0c, 0x52, 0x06, 0x72, 0x65, 0x73, 0x75, 0x6c, 0x74, 0x42, 0x29, 0x5a, 0x27, 0x67, 0x69, 0x74,
-	0x68, 0x75, 0x62, 0x2e, 0x63, 0x6f, 0x6d, 0x2f, 0x6d, 0x63, 0x70, 0x65, 0x78, 0x65, 0x63, 0x2f,
-	0x6d, 0x63, 0x70, 0x65, 0x78, 0x65, 0x63, 0x2f, 0x6e, 0x6f, 0x64, 0x65, 0x73, 0x2f, 0x6e, 0x6f,
-	0x64, 0x65, 0x70, 0x62, 0x62, 0x06, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x33,
+	0x01, 0x28, 0x09, 0x52, 0x05, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x3a, 0x02, 0x38, 0x01, 0x22, 0x0c,
+	0x0a, 0x0a, 0x52, 0x75, 0x6e, 0x53, 0x74, 0x61, 0x72, 0x74, 0x65, 0x64, 0x22, 0x5c, 0x0a, 0x0a,
+	0x4e, 0x65, 0x73, 0x74, 0x65, 0x64, 0x43, 0x61, 0x6c, 0x6c, 0x12, 0x0e, 0x0a, 0x02, 0x69, 0x64,
+	0x18, 0x01, 0x20, 0x01, 0x28, 0x04, 0x52, 0x02, 0x69, 0x64, 0x12, 0x16, 0x0a, 0x06, 0x73, 0x65,
+	0x61, 0x72, 0x63, 0x68, 0x18, 0x02, 0x20, 0x01, 0x28, 0x08, 0x52, 0x06, 0x73, 0x65, 0x61, 0x72,
+	0x63, 0x68, 0x12, 0x12, 0x0a, 0x04, 0x6e, 0x61, 0x6d, 0x65, 0x18, 0x03, 0x20, 0x01, 0x28, 0x09,
+	0x52, 0x04, 0x6e, 0x61, 0x6d, 0x65, 0x12, 0x12, 0x0a, 0x04, 0x61, 0x72, 0x67, 0x73, 0x18, 0x04,
+	0x20, 0x01, 0x28, 0x0c, 0x52, 0x04, 0x61, 0x72, 0x67, 0x73, 0x22, 0x21, 0x0a, 0x0b, 0x43, 0x61,
+	0x6c, 0x6c, 0x43, 0x6f, 0x75, 0x6e, 0x74, 0x65, 0x64, 0x12, 0x12, 0x0a, 0x04, 0x6e, 0x61, 0x6d,
+	0x65, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x04, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x60, 0x0a,
+	0x0a, 0x43, 0x61, 0x6c, 0x6c, 0x41, 0x6e, 0x73, 0x77, 0x65, 0x72, 0x12, 0x0e, 0x0a, 0x02, 0x69,
+	0x64, 0x18, 0x01, 0x20, 0x01, 0x28, 0x04, 0x52, 0x02, 0x69, 0x64, 0x12, 0x14, 0x0a, 0x05, 0x76,
+	0x61, 0x6c, 0x75, 0x65, 0x18, 0x02, 0x20, 0x01, 0x28, 0x0c, 0x52, 0x05, 0x76, 0x61, 0x6c, 0x75,
+	0x65, 0x12, 0x16, 0x0a, 0x06, 0x69, 0x6d, 0x61, 0x67, 0x65, 0x73, 0x18, 0x03, 0x20, 0x01, 0x28,
+	0x05, 0x52, 0x06, 0x69, 0x6d, 0x61, 0x67, 0x65, 0x73, 0x12, 0x14, 0x0a, 0x05, 0x65, 0x72, 0x72,
+	0x6f, 0x72, 0x18, 0x04, 0x20, 0x01, 0x28, 0x09, 0x52, 0x05, 0x65, 0x72, 0x72, 0x6f, 0x72, 0x22,
+	0x21, 0x0a, 0x0b, 0x43, 0x6f, 0x6e, 0x73, 0x6f, 0x6c, 0x65, 0x54, 0x65, 0x78, 0x74, 0x12, 0x12,
+	0x0a, 0x04, 0x74, 0x65, 0x78, 0x74, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x04, 0x74, 0x65,
+	0x78, 0x74, 0x22, 0x24, 0x0a, 0x0a, 0x50, 0x65, 0x72, 0x73, 0x6f, 0x6e, 0x57, 0x61, 0x69, 0x74,
+	0x12, 0x16, 0x0a, 0x06, 0x70, 0x61, 0x75, 0x73, 0x65, 0x64, 0x18, 0x01, 0x20, 0x01, 0x28, 0x08,
+	0x52, 0x06, 0x70, 0x61, 0x75, 0x73, 0x65, 0x64, 0x22, 0x0a, 0x0a, 0x08, 0x41, 0x62, 0x6f, 0x72,
+	0x74, 0x52, 0x75, 0x6e, 0x22, 0x21, 0x0a, 0x07, 0x52, 0x75, 0x6e, 0x44, 0x6f, 0x6e, 0x65, 0x12,
+	0x16, 0x0a, 0x06, 0x72, 0x65, 0x73, 0x75, 0x6c, 0x74, 0x18, 0x01, 0x20, 0x01, 0x28, 0x0c, 0x52,
+	0x06, 0x72, 0x65, 0x73, 0x75, 0x6c, 0x74, 0x42, 0x29, 0x5a, 0x27, 0x67, 0x69, 0x74, 0x68, 0x75,
+	0x62, 0x2e, 0x63, 0x6f, 0x6d, 0x2f, 0x6d, 0x63, 0x70, 0x65, 0x78, 0x65, 0x63, 0x2f, 0x6d, 0x63,
+	0x70, 0x65, 0x78, 0x65, 0x63, 0x2f, 0x6e, 0x6f, 0x64, 0x65, 0x73, 0x2f, 0x6e, 0x6f, 0x64, 0x65,
+	0x70, 0x62, 0x62, 0x06, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x33,
 }
 
 var (
@@ -535,20 +577,21 @@ func file_nodepb_proto_rawDescGZIP() []byte {
 	return file_nodepb_proto_rawDescData
 }
 
-var file_nodepb_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_nodepb_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_nodepb_proto_goTypes = []interface{}{
 	(*StartRun)(nil),    // 0: mcpexec.nodepb.StartRun
-	(*NestedCall)(nil),  // 1: mcpexec.nodepb.NestedCall
-	(*CallCounted)(nil), // 2: mcpexec.nodepb.CallCounted
-	(*CallAnswer)(nil),  // 3: mcpexec.nodepb.CallAnswer
-	(*ConsoleText)(nil), // 4: mcpexec.nodepb.ConsoleText
-	(*PersonWait)(nil),  // 5: mcpexec.nodepb.PersonWait
-	(*AbortRun)(nil),    // 6: mcpexec.nodepb.AbortRun
-	(*RunDone)(nil),     // 7: mcpexec.nodepb.RunDone
-	nil,                 // 8: mcpexec.nodepb.StartRun.DownEntry
+	(*RunStarted)(nil),  // 1: mcpexec.nodepb.RunStarted
+	(*NestedCall)(nil),  // 2: mcpexec.nodepb.NestedCall
+	(*CallCounted)(nil), // 3: mcpexec.nodepb.CallCounted
+	(*CallAnswer)(nil),  // 4: mcpexec.nodepb.CallAnswer
+	(*ConsoleText)(nil), // 5: mcpexec.nodepb.ConsoleText
+	(*PersonWait)(nil),  // 6: mcpexec.nodepb.PersonWait
+	(*AbortRun)(nil),    // 7: mcpexec.nodepb.AbortRun
+	(*RunDone)(nil),     // 8: mcpexec.nodepb.RunDone
+	nil,                 // 9: mcpexec.nodepb.StartRun.DownEntry
 }
 var file_nodepb_proto_depIdxs = []int32{
-	8, // 0: mcpexec.nodepb.StartRun.down:type_name -> mcpexec.nodepb.StartRun.DownEntry
+	9, // 0: mcpexec.nodepb.StartRun.down:type_name -> mcpexec.nodepb.StartRun.DownEntry
 	1, // [1:1] is the sub-list for method output_type
 	1, // [1:1] is the sub-list for method input_type
 	1, // [1:1] is the sub-list for extension type_name
@@ -575,7 +618,7 @@ func file_nodepb_proto_init() {
 			}
 		}
 		file_nodepb_proto_msgTypes[1].Exporter = func(v interface{}, i int) interface{} {
-			switch v := v.(*NestedCall); i {
+			switch v := v.(*RunStarted); i {
 			case 0:
 				return &v.state
 			case 1:
@@ -587,7 +630,7 @@ func file_nodepb_proto_init() {
 			}
 		}
 		file_nodepb_proto_msgTypes[2].Exporter = func(v interface{}, i int) interface{} {
-			switch v := v.(*CallCounted); i {
+			switch v := v.(*NestedCall); i {
 			case 0:
 				return &v.state
 			case 1:
@@ -599,7 +642,7 @@ func file_nodepb_proto_init() {
 			}
 		}
 		file_nodepb_proto_msgTypes[3].Exporter = func(v interface{}, i int) interface{} {
-			switch v := v.(*CallAnswer); i {
+			switch v := v.(*CallCounted); i {
 			case 0:
 				return &v.state
 			case 1:
@@ -611,7 +654,7 @@ func file_nodepb_proto_init() {
 			}
 		}
 		file_nodepb_proto_msgTypes[4].Exporter = func(v interface{}, i int) interface{} {
-			switch v := v.(*ConsoleText); i {
+			switch v := v.(*CallAnswer); i {
 			case 0:
 				return &v.state
 			case 1:
@@ -623,7 +666,7 @@ func file_nodepb_proto_init() {
 			}
 		}
 		file_nodepb_proto_msgTypes[5].Exporter = func(v interface{}, i int) interface{} {
-			switch v := v.(*PersonWait); i {
+			switch v := v.(*ConsoleText); i {
 			case 0:
 				return &v.state
 			case 1:
@@ -635,7 +678,7 @@ func file_nodepb_proto_init() {
 			}
 		}
 		file_nodepb_proto_msgTypes[6].Exporter = func(v interface{}, i int) interface{} {
-			switch v := v.(*AbortRun); i {
+			switch v := v.(*PersonWait); i {
 			case 0:
 				return &v.state
 			case 1:
@@ -647,6 +690,18 @@ func file_nodepb_proto_init() {
 			}
 		}
 		file_nodepb_proto_msgTypes[7].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*AbortRun); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_nodepb_proto_msgTypes[8].Exporter = func(v interface{}, i int) interface{} {
 			switch v := v.(*RunDone); i {
 			case 0:
 				return &v.state
@@ -665,7 +720,7 @@ func file_nodepb_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: file_nodepb_proto_rawDesc,
 			NumEnums:      0,
-			NumMessages:   9,
+			NumMessages:   10,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
