@@ -140,10 +140,18 @@ var servingLine = regexp.MustCompile(`serving MCP on (http://\S+)`)
 // built-in srv and text servers and waits for the address it prints.
 func startHTTPGateway(t *testing.T, env ...string) *httpGateway {
 	t.Helper()
-	g := &httpGateway{mark: newRunMark(t), stderr: &strings.Builder{}}
+	return startHTTPGatewayWith(t, newRunMark(t), env)
+}
+
+// startHTTPGatewayWith is startHTTPGateway with the run's mark, and more
+// flags for serve.
+func startHTTPGatewayWith(t *testing.T, mark string, env []string, flags ...string) *httpGateway {
+	t.Helper()
+	g := &httpGateway{mark: mark, stderr: &strings.Builder{}}
 	servers := serversFile(t, "srv", "text")
 	settings := writeFile(t, "settings.json", builtinAllowed)
-	g.cmd = exec.Command(mcpexecBin, "serve", "--servers", servers, "--settings", settings, "--http", "127.0.0.1:0")
+	args := append([]string{"serve", "--servers", servers, "--settings", settings, "--http", "127.0.0.1:0"}, flags...)
+	g.cmd = exec.Command(mcpexecBin, args...)
 	g.cmd.Env = append(append(os.Environ(), g.mark), env...)
 	pipe, err := g.cmd.StderrPipe()
 	if err != nil {
@@ -173,17 +181,37 @@ func startHTTPGateway(t *testing.T, env ...string) *httpGateway {
 	return g
 }
 
+// connect connects an SDK client to the gateway, closed when the test ends.
+func (g *httpGateway) connect(t *testing.T) *mcp.ClientSession {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: g.url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// waitExit waits for cmd, which was told to stop, to exit: an error when it
+// failed, or did not exit in time.
+func waitExit(cmd *exec.Cmd) error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(runLimit):
+		return errors.New("did not exit")
+	}
+}
+
 // Over HTTP, SIGTERM shuts the gateway down cleanly while a client is
 // connected: exit status 0, and no server or worker process outlives it.
 func TestMcpexecServeHTTPShutsDownOnSIGTERM(t *testing.T) {
 	g := startHTTPGateway(t)
 	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: g.url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := g.connect(t)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "Exec", Arguments: map[string]string{"code": `return await tools.mcp__text__echo({text: "over http"})`}})
 	if err != nil || res.IsError || !strings.Contains(contentText(res), "over http") {
 		t.Fatalf("Exec over HTTP: %v %+v", err, res)
@@ -194,15 +222,8 @@ func TestMcpexecServeHTTPShutsDownOnSIGTERM(t *testing.T) {
 	if err := g.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- g.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("exit after SIGTERM: %v (stderr: %s)", err, g.stderr.String())
-		}
-	case <-time.After(runLimit):
-		t.Fatal("the gateway did not exit after SIGTERM")
+	if err := waitExit(g.cmd); err != nil {
+		t.Errorf("exit after SIGTERM: %v (stderr: %s)", err, g.stderr.String())
 	}
 	checkNoSurvivors(t, g.mark)
 }

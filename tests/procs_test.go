@@ -35,18 +35,26 @@ func processesMarked(t *testing.T, mark string) []string {
 	t.Helper()
 	var found []string
 	eachProcess(t, func(pid string) {
-		env, err := os.ReadFile(filepath.Join("/proc", pid, "environ"))
-		if err != nil {
-			return // gone, or a zombie: nothing left of it to leak
-		}
-		for _, kv := range bytes.Split(env, []byte{0}) {
-			if string(kv) == mark {
-				found = append(found, describeProcess(pid))
-				return
-			}
+		if hasEnv(pid, mark) {
+			found = append(found, describeProcess(pid))
 		}
 	})
 	return found
+}
+
+// hasEnv reports whether the environment of process pid holds kv; a process
+// gone, or a zombie, holds nothing.
+func hasEnv(pid, kv string) bool {
+	env, err := os.ReadFile(filepath.Join("/proc", pid, "environ"))
+	if err != nil {
+		return false
+	}
+	for _, v := range bytes.Split(env, []byte{0}) {
+		if string(v) == kv {
+			return true
+		}
+	}
+	return false
 }
 
 // childrenOf returns the processes whose parent is ppid, zombies included:
@@ -56,21 +64,29 @@ func childrenOf(t *testing.T, ppid int) []string {
 	want := strconv.Itoa(ppid)
 	var found []string
 	eachProcess(t, func(pid string) {
-		stat, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
-		if err != nil {
-			return
-		}
-		// "pid (comm) state ppid ...": comm may hold spaces and parentheses.
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			return
-		}
-		fields := strings.Fields(string(stat[i+1:]))
-		if len(fields) >= 2 && fields[1] == want {
-			found = append(found, describeProcess(pid)+" state "+fields[0])
+		if parent, state, ok := parentAndState(pid); ok && parent == want {
+			found = append(found, describeProcess(pid)+" state "+state)
 		}
 	})
 	return found
+}
+
+// parentAndState reads process pid's parent and state from /proc.
+func parentAndState(pid string) (ppid, state string, ok bool) {
+	stat, err := os.ReadFile(filepath.Join("/proc", pid, "stat"))
+	if err != nil {
+		return "", "", false
+	}
+	// "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return "", "", false
+	}
+	fields := strings.Fields(string(stat[i+1:]))
+	if len(fields) < 2 {
+		return "", "", false
+	}
+	return fields[1], fields[0], true
 }
 
 func eachProcess(t *testing.T, fn func(pid string)) {
