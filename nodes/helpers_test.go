@@ -24,17 +24,6 @@ import (
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
-// freePort is a TCP port nothing listens on at the moment.
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // refreshInterval is how often the tests' daemons and nodes poll
 // membership.
 const refreshInterval = 200 * time.Millisecond
@@ -44,7 +33,7 @@ const refreshInterval = 200 * time.Millisecond
 // and its membership endpoint.
 func startNode(t testing.TB, files testcerts.Files) (address, membership string) {
 	t.Helper()
-	port := freePort(t)
+	port := testkit.FreePort(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), nodeEnv+"="+strings.Join([]string{itoa(port), files.Cert, files.Key, files.CA}, "\n"))
 	stdin, err := cmd.StdinPipe()

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpexec/mcpexec/internal/testcerts"
+	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/sandbox"
 )
 
@@ -25,7 +26,7 @@ import (
 func TestMcpexecServeRunsScriptsOnASandboxNode(t *testing.T) {
 	ca := testcerts.NewAuthority(t)
 	mark := newRunMark(t)
-	node := startSandboxNode(t, ca.Issue("node"), freeTCPPort(t), freeTCPPort(t), mark)
+	node := startSandboxNode(t, ca.Issue("node"), testkit.FreePort(t), testkit.FreePort(t), mark)
 	before := workerReads(t, node.cmd.Process.Pid)
 	if len(before) == 0 {
 		t.Fatal("the sandbox node has no worker process")

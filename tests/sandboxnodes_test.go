@@ -82,17 +82,6 @@ func (n *sandboxNode) stop(sig syscall.Signal) {
 	<-n.exited
 }
 
-// freeTCPPort is a loopback port nothing listens on at the moment.
-func freeTCPPort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // placements records the node each run was placed on, by run.
 type placements struct {
 	mu     sync.Mutex
@@ -174,7 +163,7 @@ func TestSandboxNodesSurviveALostMachine(t *testing.T) {
 	type ports struct{ listen, membership int }
 	nodePorts := make([]ports, 4) // the last is the stranger's
 	for i := range nodePorts {
-		nodePorts[i] = ports{freeTCPPort(t), freeTCPPort(t)}
+		nodePorts[i] = ports{testkit.FreePort(t), testkit.FreePort(t)}
 	}
 	nodeFiles := make([]testcerts.Files, 3)
 	started := make([]*sandboxNode, 3)
