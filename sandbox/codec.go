@@ -13,8 +13,9 @@ import (
 //
 //	call    uvarint id, kind byte ('t' tool, 's' search), uvarint name
 //	        length, name, then the arguments' JSON to the end
-//	result  uvarint id, uvarint images, status byte (0 value, 1 error),
-//	        then the value's JSON (empty means null) or the error text
+//	result  uvarint id, uvarint images, status byte (bit 0: an error,
+//	        bit 1: busy-wait), then the value's JSON (empty means null) or
+//	        the error text
 //	called  the tool's name
 //	log     the text
 //	clock   one byte, 1 when the clock stopped
@@ -31,6 +32,12 @@ var errMalformedFrame = errors.New("malformed frame")
 const (
 	wireKindTool   = 't'
 	wireKindSearch = 's'
+)
+
+// The result frame's status bits.
+const (
+	resultError    = 1
+	resultBusyWait = 2
 )
 
 // appendFrame appends f's body to buf.
@@ -51,11 +58,15 @@ func appendFrame(buf []byte, f frame) ([]byte, error) {
 	case frameResult:
 		buf = binary.AppendUvarint(buf, f.ID)
 		buf = binary.AppendUvarint(buf, uint64(f.Images))
+		status := byte(0)
+		if f.BusyWait {
+			status |= resultBusyWait
+		}
 		if f.Error != "" {
-			buf = append(buf, 1)
+			buf = append(buf, status|resultError)
 			buf = append(buf, f.Error...)
 		} else {
-			buf = append(buf, 0)
+			buf = append(buf, status)
 			buf = append(buf, f.Value...)
 		}
 	case frameCalled:
@@ -107,10 +118,12 @@ func decodeFrame(body []byte) (frame, error) {
 	case frameResult:
 		f.ID = d.uvarint()
 		f.Images = d.count()
-		switch d.byte() {
+		status := d.byte()
+		f.BusyWait = status&resultBusyWait != 0
+		switch status &^ resultBusyWait {
 		case 0:
 			f.Value = d.remaining()
-		case 1:
+		case resultError:
 			f.Error = strings.ToValidUTF8(string(d.remaining()), "\uFFFD")
 			if f.Error == "" {
 				d.fail()

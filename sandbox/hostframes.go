@@ -15,6 +15,9 @@ type hostFrames interface {
 	// wake makes a receive in progress return woken, or the next one if
 	// none is; any goroutine may call it.
 	wake()
+	// busyWaitWhile makes receive busy-wait before it sleeps whenever due
+	// reports a frame due soon (see busywait.go), where waiting can poll.
+	busyWaitWhile(due func() bool)
 	// waitWake waits for wake alone: the connection has ended, and the
 	// run goes on until its timers or its budget end it.
 	waitWake()
@@ -75,6 +78,10 @@ func (in *chanFrames) wake() {
 }
 
 func (in *chanFrames) waitWake() { <-in.woken }
+
+// busyWaitWhile does nothing: a reader goroutine's channel has no pipe to
+// poll.
+func (in *chanFrames) busyWaitWhile(func() bool) {}
 
 // close lets the reader go, which may be waiting to hand over a frame
 // nobody will take.

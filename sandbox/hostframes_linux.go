@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -13,12 +14,17 @@ import (
 // wants the next frame waits for it in poll(2) on the protocol pipe and an
 // eventfd that wake signals, then reads it with a blocking read, on its own
 // thread. A nested call's answer thus wakes the run's loop directly: no
-// reader goroutine, no netpoller, no second thread in between.
+// reader goroutine, no netpoller, no second thread in between. While the
+// run has calls in flight, it busy-waits for the answers first (see
+// busywait.go).
 type fdFrames struct {
 	c      *conn
 	file   *os.File // owns in: its finalizer would close it
 	in     int      // the protocol pipe from the host, in blocking mode
 	wakeFD int      // an eventfd
+
+	due    func() bool // whether a frame is due soon and busy-waiting is allowed
+	window busyWindow
 }
 
 // processConn is a worker process's connection to its host. hostGone runs
@@ -50,7 +56,7 @@ func watchHangUp(fd int, hostGone func()) {
 
 func (in *fdFrames) receive() (frame, bool, error) {
 	if in.c.r.Buffered() == 0 {
-		readable, woken, err := in.poll(true)
+		readable, woken, err := in.wait()
 		if err != nil {
 			return frame{}, false, err
 		}
@@ -64,22 +70,53 @@ func (in *fdFrames) receive() (frame, bool, error) {
 	return f, false, err
 }
 
+func (in *fdFrames) busyWaitWhile(due func() bool) { in.due = due }
+
 func (in *fdFrames) waitWake() {
 	for {
-		if _, woken, err := in.poll(false); woken || err != nil {
+		if _, woken, err := in.poll(false, true); woken || err != nil {
 			return
 		}
 	}
 }
 
+// wait waits until the pipe is readable or wake was called, busy-waiting
+// first when a frame is due.
+func (in *fdFrames) wait() (readable, woken bool, err error) {
+	if in.due == nil || !in.due() {
+		return in.poll(true, true)
+	}
+	began := time.Now()
+	till := began.Add(in.window.limit())
+	for {
+		readable, woken, err = in.poll(true, false)
+		if err != nil || woken {
+			return readable, woken, err
+		}
+		if readable || !time.Now().Before(till) {
+			break
+		}
+		yield()
+	}
+	if !readable {
+		if readable, woken, err = in.poll(true, true); err != nil || woken {
+			return readable, woken, err
+		}
+	}
+	in.window.adapt(time.Since(began))
+	return readable, woken, err
+}
+
 // poll waits until the pipe is readable (when withPipe) or wake was called,
-// and consumes the wake-up.
-func (in *fdFrames) poll(withPipe bool) (readable, woken bool, err error) {
+// and consumes the wake-up; it only looks when not block.
+func (in *fdFrames) poll(withPipe, block bool) (readable, woken bool, err error) {
 	fds := []pollFD{{fd: int32(in.wakeFD), events: pollIn}, {fd: int32(in.in), events: pollIn}}
 	if !withPipe {
 		fds = fds[:1]
 	}
-	if err := poll(fds); err != nil {
+	if !block {
+		peek(fds)
+	} else if err := poll(fds); err != nil {
 		return false, false, err
 	}
 	if fds[0].revents&pollIn != 0 {
@@ -127,6 +164,13 @@ func poll(fds []pollFD) error {
 			return errno
 		}
 	}
+}
+
+// peek is poll(2) with a zero timeout, which cannot block: a raw system
+// call, which costs a busy-wait less than the scheduler's system-call path.
+func peek(fds []pollFD) {
+	var zero syscall.Timespec
+	_, _, _ = syscall.RawSyscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), uintptr(unsafe.Pointer(&zero)), 0, 0, 0)
 }
 
 // blockingReader reads a file descriptor in blocking mode with plain read

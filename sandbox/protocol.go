@@ -14,12 +14,12 @@ import (
 // over a pair of pipes. Only plain data crosses, so ISO-6 holds by
 // construction. One run at a time:
 //
-//	host   -> worker  start   {code, tools | sameTools, down, limits, trace}
+//	host   -> worker  start   {code, tools | sameTools, down, limits, busyWait, trace}
 //	worker -> host    call    {id, kind, name, args}  a nested call for the host
 //	worker -> host    called  {name}              a call rejected in the worker
 //	                                              (over the cap); with call,
 //	                                              every counted nested call
-//	host   -> worker  result  {id, value, images, error}
+//	host   -> worker  result  {id, value, images, error, busyWait}
 //	worker -> host    log     {text}              console output as written
 //	host   -> worker  pause / resume              a nested call began / ended
 //	                                              waiting for a person
@@ -74,6 +74,10 @@ type frame struct {
 	SameTools bool              `json:"sameTools,omitempty"`
 	Down      map[string]string `json:"down,omitempty"` // server -> why it is not connected
 	Limits    *Limits           `json:"limits,omitempty"`
+	// BusyWait (start, result): the worker may busy-wait for the answers
+	// to its calls until the next such frame says otherwise (see
+	// busywait.go).
+	BusyWait bool `json:"busyWait,omitempty"`
 	// Trace is the W3C trace context of the host's run span
 	// (traceparent, tracestate), when the host traces the run.
 	Trace map[string]string `json:"trace,omitempty"`

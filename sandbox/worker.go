@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpexec/mcpexec/internal/telemetry"
 )
@@ -102,6 +103,7 @@ func serveWorker(c *conn, in hostFrames, hostGone func()) error {
 		return err
 	}
 	s := &workerServer{c: c, in: in, hostGone: hostGone, d: &dispatcher{pending: make(map[uint64]func(frame, error))}, runner: make(chan func())}
+	in.busyWaitWhile(func() bool { return s.busyWait.Load() && s.d.inFlight.Load() > 0 })
 	go func() {
 		for loop := range s.runner {
 			loop()
@@ -130,6 +132,7 @@ func serveWorker(c *conn, in hostFrames, hostGone func()) error {
 			continue
 		}
 		s.waits = s.waits[:0] // the host closed every wait of the last run
+		s.busyWait.Store(f.BusyWait)
 		done := s.serveRun(f)
 		if err := c.send(done); err != nil {
 			return err
@@ -155,12 +158,16 @@ type workerServer struct {
 	tools    *ToolSet     // the last run's reachable set
 	spare    *realm       // the next run's runtime, made while idle
 	runner   chan func()  // to the goroutine every run's loop runs on
+	// busyWait: the host's last start or result frame allowed waiting
+	// for its answers busily (see busywait.go).
+	busyWait atomic.Bool
 }
 
 // handle acts on one frame from the host other than start.
 func (s *workerServer) handle(f frame) {
 	switch f.Type {
 	case frameResult:
+		s.busyWait.Store(f.BusyWait)
 		s.d.deliver(f)
 	case framePause:
 		if s.clock != nil {
@@ -283,6 +290,8 @@ type dispatcher struct {
 	next    uint64
 	pending map[uint64]func(frame, error)
 	closed  bool
+	// inFlight is len(pending), for a look without the lock.
+	inFlight atomic.Int32
 }
 
 var errHostGone = errors.New("the host is gone")
@@ -300,6 +309,7 @@ func (d *dispatcher) start(c *conn, f frame, answer func(frame, error)) {
 	d.next++
 	f.ID = d.next
 	d.pending[f.ID] = answer
+	d.inFlight.Store(int32(len(d.pending)))
 	d.mu.Unlock()
 	if err := c.send(f); err != nil {
 		if d.take(f.ID) != nil {
@@ -313,6 +323,7 @@ func (d *dispatcher) take(id uint64) func(frame, error) {
 	defer d.mu.Unlock()
 	answer := d.pending[id]
 	delete(d.pending, id)
+	d.inFlight.Store(int32(len(d.pending)))
 	return answer
 }
 
@@ -332,6 +343,7 @@ func (d *dispatcher) closeAll() {
 	d.closed = true
 	pending := d.pending
 	d.pending = nil
+	d.inFlight.Store(0)
 	d.mu.Unlock()
 	for _, answer := range pending {
 		answer(frame{}, errHostGone)

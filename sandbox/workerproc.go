@@ -39,6 +39,9 @@ type Worker struct {
 	// current is the run in progress: the reader hands it the run's call,
 	// called and log frames directly, saving a hand-off per frame.
 	current atomic.Pointer[hostSide]
+	// running: a run's start frame went out, and its done frame has not
+	// come yet.
+	running atomic.Bool
 	// inline is the synchronous host call the reader is serving, if any.
 	inline inlineSlot
 
@@ -105,7 +108,6 @@ func startProcessWorker(opts WorkerOptions) (*Worker, error) {
 		return nil, fmt.Errorf("sandbox: start worker: %w", err)
 	}
 	w := &Worker{
-		conn:   newConn(fromWorkerR, toWorkerW),
 		frames: make(chan frame, 16),
 		exited: make(chan struct{}),
 		output: output,
@@ -113,6 +115,10 @@ func startProcessWorker(opts WorkerOptions) (*Worker, error) {
 
 		memoryLimit: opts.MemoryLimit,
 	}
+	// Until a run's done frame, its frames are due: the reader may
+	// busy-wait.
+	due := func() bool { return w.running.Load() && busyWaitAllowed() }
+	w.conn = newConn(hostPipe(fromWorkerR, due), hostPipe(toWorkerW, nil))
 	pid := cmd.Process.Pid
 	var once sync.Once
 	w.kill = func() {
@@ -169,8 +175,12 @@ func (w *Worker) readFrames() {
 	for {
 		f, err := w.conn.receive()
 		if err != nil {
+			w.running.Store(false)
 			close(w.frames)
 			return
+		}
+		if f.Type == frameDone {
+			w.running.Store(false)
 		}
 		if h := w.current.Load(); h != nil {
 			handled, handedOn := h.during(f)

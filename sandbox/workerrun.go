@@ -46,8 +46,12 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 		h.end()
 	}()
 
+	defer beginRun()()
 	start := w.startFrame(req, &limits)
+	start.BusyWait = busyWaitAllowed()
 	start.Trace = telemetry.Inject(ctx)
+	w.running.Store(true)
+	defer w.running.Store(false)
 	if err := w.conn.send(start); err != nil {
 		w.spent = true
 		return h.failure(w.crashReason())
@@ -286,7 +290,7 @@ func (h *hostSide) startCall(host AsyncHost, f frame) {
 // answer sends a nested call's outcome to the worker; the call is then over.
 func (h *hostSide) answer(id uint64, kind string, res CallResult, err error) {
 	defer h.calls.Done()
-	reply := frame{Type: frameResult, ID: id, Value: res.Value, Error: errMessage(err)}
+	reply := frame{Type: frameResult, ID: id, Value: res.Value, Error: errMessage(err), BusyWait: busyWaitAllowed()}
 	if kind != callKindSearch {
 		reply.Images = len(res.Images)
 		h.keepImages(res.Images)

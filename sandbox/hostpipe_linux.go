@@ -1,0 +1,122 @@
+package sandbox
+
+import (
+	"io"
+	"os"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// rawPipe is the host's end of a worker's pipe on Linux. It reads and
+// writes with raw system calls, which never enter the scheduler's
+// system-call path: in a host whose threads were all idle, each ordinary
+// read or write would also wake the runtime's monitor thread, a third
+// wake-up for a crossing that needs one. It waits in the netpoller only
+// when there is nothing to read or no room to write, and busy-waits first
+// for a frame that is due (see busywait.go).
+type rawPipe struct {
+	rc     syscall.RawConn
+	due    func() bool // whether a frame is due soon and busy-waiting is allowed
+	window busyWindow  // the reading goroutine's
+}
+
+// hostPipe is the host's reader or writer of f, a pipe end from os.Pipe
+// (non-blocking, in the netpoller); due tells a reader when a frame is due.
+func hostPipe(f *os.File, due func() bool) io.ReadWriter {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return f
+	}
+	if due == nil {
+		due = func() bool { return false }
+	}
+	return &rawPipe{rc: rc, due: due}
+}
+
+func (p *rawPipe) Read(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	var (
+		n        int
+		errno    syscall.Errno
+		began    time.Time // the first read that found nothing
+		busyTill time.Time
+	)
+	err := p.rc.Read(func(fd uintptr) bool {
+		for {
+			n, errno = rawIO(syscall.SYS_READ, fd, b)
+			if errno == syscall.EINTR {
+				continue
+			}
+			if errno != syscall.EAGAIN {
+				return true
+			}
+			now := time.Now()
+			if began.IsZero() {
+				began = now
+				if p.due() {
+					busyTill = now.Add(p.window.limit())
+				}
+			}
+			if now.Before(busyTill) {
+				yield()
+				continue
+			}
+			return false // sleep in the netpoller until it is readable
+		}
+	})
+	if !busyTill.IsZero() {
+		p.window.adapt(time.Since(began))
+	}
+	switch {
+	case err != nil:
+		return 0, err
+	case errno != 0:
+		return 0, errno
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+func (p *rawPipe) Write(b []byte) (int, error) {
+	written := 0
+	var errno syscall.Errno
+	err := p.rc.Write(func(fd uintptr) bool {
+		for written < len(b) {
+			n, e := rawIO(syscall.SYS_WRITE, fd, b[written:])
+			switch e {
+			case 0:
+				written += n
+			case syscall.EINTR:
+			case syscall.EAGAIN:
+				return false // wait in the netpoller for room
+			default:
+				errno = e
+				return true
+			}
+		}
+		return true
+	})
+	switch {
+	case err != nil:
+		return written, err
+	case errno != 0:
+		return written, errno
+	}
+	return written, nil
+}
+
+// yield lets another thread that is ready to run have this CPU: a
+// busy-wait must not keep the other side of the pipe (or anything else)
+// from running. With nothing else ready, it returns at once.
+func yield() { _, _, _ = syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) }
+
+// rawIO is read(2) or write(2) of b on fd, as a raw system call: only for a
+// non-blocking descriptor, which cannot hold the thread.
+func rawIO(call, fd uintptr, b []byte) (int, syscall.Errno) {
+	n, _, errno := syscall.RawSyscall(call, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+	return int(n), errno
+}
