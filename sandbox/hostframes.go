@@ -16,8 +16,9 @@ type hostFrames interface {
 	// none is; any goroutine may call it.
 	wake()
 	// busyWaitWhile makes receive busy-wait before it sleeps whenever due
-	// reports a frame due soon (see busywait.go), where waiting can poll.
-	busyWaitWhile(due func() bool)
+	// gives a window, that of the kind of frame due (see busywait.go),
+	// where waiting can poll.
+	busyWaitWhile(due func() *busyWindow)
 	// waitWake waits for wake alone: the connection has ended, and the
 	// run goes on until its timers or its budget end it.
 	waitWake()
@@ -81,7 +82,7 @@ func (in *chanFrames) waitWake() { <-in.woken }
 
 // busyWaitWhile does nothing: a reader goroutine's channel has no pipe to
 // poll.
-func (in *chanFrames) busyWaitWhile(func() bool) {}
+func (in *chanFrames) busyWaitWhile(func() *busyWindow) {}
 
 // close lets the reader go, which may be waiting to hand over a frame
 // nobody will take.

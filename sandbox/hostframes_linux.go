@@ -23,8 +23,7 @@ type fdFrames struct {
 	in     int      // the protocol pipe from the host, in blocking mode
 	wakeFD int      // an eventfd
 
-	due    func() bool // whether a frame is due soon and busy-waiting is allowed
-	window busyWindow
+	due func() *busyWindow // the window of the frame due, if busy-waiting is allowed
 }
 
 // processConn is a worker process's connection to its host. hostGone runs
@@ -70,7 +69,7 @@ func (in *fdFrames) receive() (frame, bool, error) {
 	return f, false, err
 }
 
-func (in *fdFrames) busyWaitWhile(due func() bool) { in.due = due }
+func (in *fdFrames) busyWaitWhile(due func() *busyWindow) { in.due = due }
 
 func (in *fdFrames) waitWake() {
 	for {
@@ -83,11 +82,15 @@ func (in *fdFrames) waitWake() {
 // wait waits until the pipe is readable or wake was called, busy-waiting
 // first when a frame is due.
 func (in *fdFrames) wait() (readable, woken bool, err error) {
-	if in.due == nil || !in.due() {
+	var window *busyWindow
+	if in.due != nil {
+		window = in.due()
+	}
+	if window == nil {
 		return in.poll(true, true)
 	}
 	began := time.Now()
-	till := began.Add(in.window.limit())
+	till := began.Add(window.limit())
 	for {
 		readable, woken, err = in.poll(true, false)
 		if err != nil || woken {
@@ -103,7 +106,7 @@ func (in *fdFrames) wait() (readable, woken bool, err error) {
 			return readable, woken, err
 		}
 	}
-	in.window.adapt(time.Since(began))
+	window.adapt(time.Since(began))
 	return readable, woken, err
 }
 

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"io"
 	"os"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 // when there is nothing to read or no room to write, and busy-waits first
 // for a frame that is due (see busywait.go).
 type rawPipe struct {
+	f      *os.File
 	rc     syscall.RawConn
 	due    func() bool // whether a frame is due soon and busy-waiting is allowed
 	window busyWindow  // the reading goroutine's
@@ -23,6 +25,7 @@ type rawPipe struct {
 
 // hostPipe is the host's reader or writer of f, a pipe end from os.Pipe
 // (non-blocking, in the netpoller); due tells a reader when a frame is due.
+// A reader has a wake method (see rawPipe.wake).
 func hostPipe(f *os.File, due func() bool) io.ReadWriter {
 	rc, err := f.SyscallConn()
 	if err != nil {
@@ -31,8 +34,14 @@ func hostPipe(f *os.File, due func() bool) io.ReadWriter {
 	if due == nil {
 		due = func() bool { return false }
 	}
-	return &rawPipe{rc: rc, due: due}
+	return &rawPipe{f: f, rc: rc, due: due}
 }
+
+// wake makes a reader asleep in the netpoller look again whether a frame
+// is due: a run about to start wants its reader busy-waiting for it, not
+// asleep since the last run. An expired read deadline is what wakes it;
+// the reader clears it and reads on.
+func (p *rawPipe) wake() { _ = p.f.SetReadDeadline(time.Unix(1, 0)) }
 
 func (p *rawPipe) Read(b []byte) (int, error) {
 	if len(b) == 0 {
@@ -44,7 +53,7 @@ func (p *rawPipe) Read(b []byte) (int, error) {
 		began    time.Time // the first read that found nothing
 		busyTill time.Time
 	)
-	err := p.rc.Read(func(fd uintptr) bool {
+	read := func(fd uintptr) bool {
 		for {
 			n, errno = rawIO(syscall.SYS_READ, fd, b)
 			if errno == syscall.EINTR {
@@ -66,7 +75,14 @@ func (p *rawPipe) Read(b []byte) (int, error) {
 			}
 			return false // sleep in the netpoller until it is readable
 		}
-	})
+	}
+	err := p.rc.Read(read)
+	for errors.Is(err, os.ErrDeadlineExceeded) {
+		// Woken (the host sets no other deadline): look again.
+		_ = p.f.SetReadDeadline(time.Time{})
+		began, busyTill = time.Time{}, time.Time{}
+		err = p.rc.Read(read)
+	}
 	if !busyTill.IsZero() {
 		p.window.adapt(time.Since(began))
 	}

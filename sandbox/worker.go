@@ -103,7 +103,7 @@ func serveWorker(c *conn, in hostFrames, hostGone func()) error {
 		return err
 	}
 	s := &workerServer{c: c, in: in, hostGone: hostGone, d: &dispatcher{pending: make(map[uint64]func(frame, error))}, runner: make(chan func())}
-	in.busyWaitWhile(func() bool { return s.busyWait.Load() && s.d.inFlight.Load() > 0 })
+	in.busyWaitWhile(s.busyWindow)
 	go func() {
 		for loop := range s.runner {
 			loop()
@@ -119,7 +119,9 @@ func serveWorker(c *conn, in hostFrames, hostGone func()) error {
 			// is the run's to report, when it tries again.
 			s.spare, _ = newRealm()
 		}
+		s.betweenRuns = true
 		f, _, err := in.receive()
+		s.betweenRuns = false
 		if err != nil {
 			s.d.closeAll()
 			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
@@ -159,8 +161,26 @@ type workerServer struct {
 	spare    *realm       // the next run's runtime, made while idle
 	runner   chan func()  // to the goroutine every run's loop runs on
 	// busyWait: the host's last start or result frame allowed waiting
-	// for its answers busily (see busywait.go).
-	busyWait atomic.Bool
+	// busily (see busywait.go), for the answers to calls in flight
+	// (answers) and, between runs, for the next start (nextRun): runs
+	// that come back to back find the worker awake.
+	busyWait         atomic.Bool
+	answers, nextRun busyWindow
+	betweenRuns      bool // serveWorker waits for the next start
+}
+
+// busyWindow is the window of the frame due, or nil when nothing is due
+// soon or the host does not allow busy-waiting.
+func (s *workerServer) busyWindow() *busyWindow {
+	switch {
+	case !s.busyWait.Load():
+		return nil
+	case s.betweenRuns:
+		return &s.nextRun
+	case s.d.inFlight.Load() > 0:
+		return &s.answers
+	}
+	return nil
 }
 
 // handle acts on one frame from the host other than start.

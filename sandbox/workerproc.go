@@ -42,6 +42,9 @@ type Worker struct {
 	// running: a run's start frame went out, and its done frame has not
 	// come yet.
 	running atomic.Bool
+	// wakeReader, when set, makes the reader look whether a frame is due
+	// (it may then busy-wait for it).
+	wakeReader func()
 	// inline is the synchronous host call the reader is serving, if any.
 	inline inlineSlot
 
@@ -94,7 +97,11 @@ func startProcessWorker(opts WorkerOptions) (*Worker, error) {
 	}
 	output := &headBuffer{max: 8 << 10}
 	cmd := exec.Command(opts.Command[0], opts.Command[1:]...)
-	cmd.Env = append(os.Environ(), workerEnv+"=1", workerMemoryEnv+"="+strconv.FormatInt(opts.MemoryLimit, 10))
+	// One P: a worker runs one script on one goroutine, and with a
+	// second P idle every hand-off between its goroutines would wake a
+	// thread to look for work (three context switches where none is
+	// needed). The last GOMAXPROCS in the environment wins.
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1", workerEnv+"=1", workerMemoryEnv+"="+strconv.FormatInt(opts.MemoryLimit, 10))
 	cmd.ExtraFiles = []*os.File{toWorkerR, fromWorkerW} // fds 3 and 4
 	cmd.Stdout, cmd.Stderr = output, output
 	// A process group of its own, so a kill reaches anything it started.
@@ -118,7 +125,11 @@ func startProcessWorker(opts WorkerOptions) (*Worker, error) {
 	// Until a run's done frame, its frames are due: the reader may
 	// busy-wait.
 	due := func() bool { return w.running.Load() && busyWaitAllowed() }
-	w.conn = newConn(hostPipe(fromWorkerR, due), hostPipe(toWorkerW, nil))
+	reader := hostPipe(fromWorkerR, due)
+	if r, ok := reader.(interface{ wake() }); ok {
+		w.wakeReader = r.wake
+	}
+	w.conn = newConn(reader, hostPipe(toWorkerW, nil))
 	pid := cmd.Process.Pid
 	var once sync.Once
 	w.kill = func() {

@@ -52,6 +52,9 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 	start.Trace = telemetry.Inject(ctx)
 	w.running.Store(true)
 	defer w.running.Store(false)
+	if w.wakeReader != nil && start.BusyWait {
+		w.wakeReader()
+	}
 	if err := w.conn.send(start); err != nil {
 		w.spent = true
 		return h.failure(w.crashReason())
