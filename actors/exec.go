@@ -63,10 +63,12 @@ type ExecRequest struct {
 	Audit *exectool.AuditLog
 }
 
-// Run executes one Exec call and returns its Result once every actor of the
-// call has stopped. Cancelling ctx aborts the run (BUDGET-8). It never
-// panics and never fails with a Go error: a crash anywhere in the call is a
-// failure Result (BUDGET-9).
+// Run executes one Exec call and returns its Result as soon as the exec
+// actor answers: by then the run is over and its worker released, and the
+// call's actors stop after, off the caller's path (their stop takes several
+// goroutine hand-offs). Cancelling ctx aborts the
+// run (BUDGET-8). It never panics and never fails with a Go error: a crash
+// anywhere in the call is a failure Result (BUDGET-9).
 func (e *Execs) Run(ctx context.Context, req ExecRequest) sandbox.Result {
 	var remote *remoteRun
 	if e.placement != nil {
@@ -86,7 +88,7 @@ func (e *Execs) Run(ctx context.Context, req ExecRequest) sandbox.Result {
 	}, actor.WithSupervisor(runOnce))
 	pid := e.spawner.Spawn(props)
 	res := <-reply
-	_ = e.system.Root.StopFuture(pid).Wait()
+	e.system.Root.Stop(pid)
 	return res
 }
 

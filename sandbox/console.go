@@ -73,19 +73,29 @@ func truncateRunes(s string, n int) string {
 	return s
 }
 
-// installConsole defines console.log, info, warn, error and debug. Every
-// method writes one line: its arguments formatted and separated by spaces.
-func (x *execution) installConsole() {
-	console := x.realm.vm.NewObject()
+// installConsole defines console.log, info, warn, error and debug, which
+// hand their arguments to the realm's log. It runs with the realm's
+// lockdown, ahead of the run (a worker prepares the next run's realm while
+// it waits).
+func (r *realm) installConsole() {
+	console := r.vm.NewObject()
 	for _, name := range []string{"log", "info", "warn", "error", "debug"} {
-		_ = console.Set(name, x.realm.newFunction(name, func(call goja.FunctionCall) goja.Value {
-			if kept := x.console.append(x.formatLine(call.Arguments)); kept != "" && x.req.OnLog != nil {
-				x.req.OnLog(kept)
+		_ = console.Set(name, r.newFunction(name, func(call goja.FunctionCall) goja.Value {
+			if r.log != nil {
+				r.log(call.Arguments)
 			}
 			return goja.Undefined()
 		}))
 	}
-	_ = x.realm.vm.Set("console", console)
+	_ = r.vm.Set("console", console)
+}
+
+// logLine writes one console line: the arguments formatted and separated
+// by spaces.
+func (x *execution) logLine(args []goja.Value) {
+	if kept := x.console.append(x.formatLine(args)); kept != "" && x.req.OnLog != nil {
+		x.req.OnLog(kept)
+	}
 }
 
 func (x *execution) formatLine(args []goja.Value) string {

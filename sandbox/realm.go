@@ -23,6 +23,9 @@ type realm struct {
 	errorCtor       goja.Value
 	toPrimitive     goja.Value          // of tool results, once made (conversion.go)
 	converters      conversionFunctions // once made (conversion.go)
+	// log receives each console line's arguments: the console is made
+	// with the realm, before the run (and its sink) is known.
+	log func(args []goja.Value)
 }
 
 // lockdownProgram closes every path to code generation from strings (ISO-2,
@@ -70,6 +73,7 @@ func newRealm() (*realm, error) {
 	if _, err := apply(goja.Undefined(), vm.ToValue(msgCodeGeneration)); err != nil {
 		return nil, err
 	}
+	r.installConsole()
 	return r, nil
 }
 

@@ -265,7 +265,7 @@ func (x *execution) execute() (res Result) {
 	if reason != nil {
 		return x.fail(reason.message)
 	}
-	x.installConsole()
+	r.log = x.logLine
 	x.installTools()
 	if err := x.installLazyGlobals(); err != nil {
 		x.logger.Error().Err(err).Msg("sandbox: globals failed")
@@ -274,7 +274,7 @@ func (x *execution) execute() (res Result) {
 
 	prepare.end(false)
 	compiling := x.req.phases.begin(phaseCompile)
-	prog, js, err := compile(x.req.Code)
+	prog, js, err := compileCached(x.req.Code)
 	compiling.end(err != nil)
 	if err != nil {
 		return x.fail(err.Error())
