@@ -5,42 +5,58 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unsafe"
 )
 
 // fdFrames is hostFrames for a worker process on Linux: the goroutine that
-// wants the next frame waits for it in poll(2) on the protocol pipe and an
-// eventfd that wake signals, then reads it with a blocking read, on its own
-// thread. A nested call's answer thus wakes the run's loop directly: no
-// reader goroutine, no netpoller, no second thread in between. While the
-// run has calls in flight, it busy-waits for the answers first (see
-// busywait.go).
+// wants the next frame reads the protocol pipe itself, so a nested call's
+// answer wakes the run's loop directly, with no reader goroutine in between.
+// While a frame is due soon it busy-waits (see busywait.go); otherwise it
+// waits in the runtime's netpoller, which wake interrupts by expiring the
+// pipe's read deadline.
+//
+// Waiting in the netpoller, not in a blocking system call, matters because
+// a worker runs on one P (see startProcessWorker): a goroutine blocked in a
+// system call holds the only P, so the runtime's monitor thread takes it
+// away after 20 µs and then keeps polling every 20 µs, which across the
+// workers of a busy host cost a sixth of their CPU. Reads and writes are raw
+// system calls on non-blocking descriptors for the same reason: they never
+// enter the scheduler's system-call path, which would also wake the monitor
+// thread from its sleep.
 type fdFrames struct {
-	c      *conn
-	file   *os.File // owns in: its finalizer would close it
-	in     int      // the protocol pipe from the host, in blocking mode
-	wakeFD int      // an eventfd
+	c    *conn
+	pipe *os.File // the protocol pipe from the host: non-blocking, in the netpoller
+	fd   int      // pipe's (its Fd method would make it blocking)
+	rc   syscall.RawConn
+
+	woken     atomic.Bool   // wake was called and not yet reported
+	wokenChan chan struct{} // for waitWake; buffered, one pending is enough
 
 	due func() *busyWindow // the window of the frame due, if busy-waiting is allowed
 }
 
-// processConn is a worker process's connection to its host. hostGone runs
-// as soon as the host closes its end, even while a script computes and no
-// frame is read.
-func processConn(in, out *os.File, hostGone func()) (*conn, hostFrames, error) {
-	fd := int(in.Fd())
-	if err := syscall.SetNonblock(fd, false); err != nil {
+// processConn is a worker process's connection to its host on the pipes
+// inFD and outFD. hostGone runs as soon as the host closes its end, even
+// while a script computes and no frame is read.
+func processConn(inFD, outFD uintptr, hostGone func()) (*conn, hostFrames, error) {
+	for _, fd := range []uintptr{inFD, outFD} {
+		if err := syscall.SetNonblock(int(fd), true); err != nil {
+			return nil, nil, fmt.Errorf("protocol pipe %d: %w", fd, err)
+		}
+	}
+	// Non-blocking, so both files join the netpoller.
+	in, out := os.NewFile(inFD, "sandbox-in"), os.NewFile(outFD, "sandbox-out")
+	rc, err := in.SyscallConn()
+	if err != nil {
 		return nil, nil, fmt.Errorf("protocol pipe: %w", err)
 	}
-	wake, _, errno := syscall.Syscall(syscall.SYS_EVENTFD2, 0, syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
-	if errno != 0 {
-		return nil, nil, fmt.Errorf("eventfd: %w", errno)
-	}
-	go watchHangUp(fd, hostGone)
-	c := newConn(blockingReader(fd), out)
-	return c, &fdFrames{c: c, file: in, in: fd, wakeFD: int(wake)}, nil
+	go watchHangUp(int(inFD), hostGone)
+	frames := &fdFrames{pipe: in, fd: int(inFD), rc: rc, wokenChan: make(chan struct{}, 1)}
+	frames.c = newConn(frames, pipeEnd(out, nil))
+	return frames.c, frames, nil
 }
 
 // watchHangUp calls hostGone when the host's end of the pipe is closed.
@@ -55,89 +71,129 @@ func watchHangUp(fd int, hostGone func()) {
 
 func (in *fdFrames) receive() (frame, bool, error) {
 	if in.c.r.Buffered() == 0 {
-		readable, woken, err := in.wait()
+		woken, err := in.wait()
 		if err != nil {
 			return frame{}, false, err
 		}
-		if woken || !readable {
+		if woken {
 			return frame{}, true, nil
 		}
 	}
 	// The rest of a frame the host began to write is at most one write
-	// away: wait for it whatever wakes.
+	// away: wait for it whatever wakes (Read keeps a wake for later).
 	f, err := in.c.receive()
 	return f, false, err
 }
 
 func (in *fdFrames) busyWaitWhile(due func() *busyWindow) { in.due = due }
 
-func (in *fdFrames) waitWake() {
-	for {
-		if _, woken, err := in.poll(false, true); woken || err != nil {
-			return
-		}
-	}
-}
-
 // wait waits until the pipe is readable or wake was called, busy-waiting
 // first when a frame is due.
-func (in *fdFrames) wait() (readable, woken bool, err error) {
+func (in *fdFrames) wait() (woken bool, err error) {
+	if in.woken.Swap(false) {
+		return true, nil
+	}
 	var window *busyWindow
 	if in.due != nil {
 		window = in.due()
 	}
-	if window == nil {
-		return in.poll(true, true)
-	}
-	began := time.Now()
-	till := began.Add(window.limit())
-	for {
-		readable, woken, err = in.poll(true, false)
-		if err != nil || woken {
-			return readable, woken, err
-		}
-		if readable || !time.Now().Before(till) {
-			break
-		}
-		yield()
-	}
-	if !readable {
-		if readable, woken, err = in.poll(true, true); err != nil || woken {
-			return readable, woken, err
+	var began time.Time
+	if window != nil {
+		began = time.Now()
+		till := began.Add(window.limit())
+		for {
+			if in.woken.Swap(false) {
+				return true, nil
+			}
+			if readable(in.fd) {
+				window.adapt(time.Since(began))
+				return false, nil
+			}
+			if !time.Now().Before(till) {
+				break
+			}
+			yield()
 		}
 	}
-	window.adapt(time.Since(began))
-	return readable, woken, err
+	err = in.rc.Read(func(fd uintptr) bool { return in.woken.Load() || readable(int(fd)) })
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		in.clearWake()
+		err = nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if in.woken.Swap(false) {
+		return true, nil
+	}
+	if window != nil {
+		window.adapt(time.Since(began))
+	}
+	return false, nil
 }
 
-// poll waits until the pipe is readable (when withPipe) or wake was called,
-// and consumes the wake-up; it only looks when not block.
-func (in *fdFrames) poll(withPipe, block bool) (readable, woken bool, err error) {
-	fds := []pollFD{{fd: int32(in.wakeFD), events: pollIn}, {fd: int32(in.in), events: pollIn}}
-	if !withPipe {
-		fds = fds[:1]
+// Read is the connection's source: raw reads, waiting in the netpoller
+// for the rest of a frame. A wake meanwhile stays pending.
+func (in *fdFrames) Read(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
 	}
-	if !block {
-		peek(fds)
-	} else if err := poll(fds); err != nil {
-		return false, false, err
+	for {
+		var (
+			n     int
+			errno syscall.Errno
+		)
+		err := in.rc.Read(func(fd uintptr) bool {
+			for {
+				n, errno = rawIO(syscall.SYS_READ, fd, b)
+				if errno != syscall.EINTR {
+					return errno != syscall.EAGAIN
+				}
+			}
+		})
+		switch {
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			in.clearWake()
+			in.woken.Store(true)
+			continue
+		case err != nil:
+			return 0, err
+		case errno != 0:
+			return 0, errno
+		case n == 0:
+			return 0, io.EOF
+		}
+		return n, nil
 	}
-	if fds[0].revents&pollIn != 0 {
-		var count [8]byte
-		_, _ = syscall.Read(in.wakeFD, count[:])
-		woken = true
-	}
-	// A hang-up counts as readable: the read then ends the connection.
-	readable = withPipe && fds[1].revents != 0
-	return readable, woken, nil
 }
 
 func (in *fdFrames) wake() {
-	one := [8]byte{1}
-	_, _ = syscall.Write(in.wakeFD, one[:])
+	in.woken.Store(true)
+	select {
+	case in.wokenChan <- struct{}{}:
+	default:
+	}
+	// An expired deadline ends a wait in the netpoller at once.
+	_ = in.pipe.SetReadDeadline(time.Unix(1, 0))
 }
 
-func (in *fdFrames) close() { _ = syscall.Close(in.wakeFD) }
+// clearWake lifts the deadline a wake set.
+func (in *fdFrames) clearWake() { _ = in.pipe.SetReadDeadline(time.Time{}) }
+
+func (in *fdFrames) waitWake() {
+	for !in.woken.Swap(false) {
+		<-in.wokenChan
+	}
+}
+
+func (in *fdFrames) close() {}
+
+// readable reports whether fd has data (or a hang-up) to read now.
+func readable(fd int) bool {
+	fds := []pollFD{{fd: int32(fd), events: pollIn}}
+	peek(fds)
+	return fds[0].revents != 0
+}
 
 // pollFD is struct pollfd of poll(2).
 type pollFD struct {
@@ -174,23 +230,4 @@ func poll(fds []pollFD) error {
 func peek(fds []pollFD) {
 	var zero syscall.Timespec
 	_, _, _ = syscall.RawSyscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), uintptr(len(fds)), uintptr(unsafe.Pointer(&zero)), 0, 0, 0)
-}
-
-// blockingReader reads a file descriptor in blocking mode with plain read
-// calls, outside the runtime's netpoller.
-type blockingReader int
-
-func (fd blockingReader) Read(p []byte) (int, error) {
-	for {
-		n, err := syscall.Read(int(fd), p)
-		switch {
-		case errors.Is(err, syscall.EINTR):
-			continue
-		case err != nil:
-			return 0, err
-		case n == 0 && len(p) > 0:
-			return 0, io.EOF
-		}
-		return n, nil
-	}
 }

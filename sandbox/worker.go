@@ -54,14 +54,9 @@ func workerMain() int {
 	unboundedRegexpMatches()
 	// An idle worker should cost little: return what start-up touched.
 	debug.FreeOSMemory()
-	in, out := os.NewFile(workerInFD, "sandbox-in"), os.NewFile(workerOutFD, "sandbox-out")
-	if in == nil || out == nil {
-		fmt.Fprintln(os.Stderr, "sandbox worker: protocol pipes missing")
-		return 2
-	}
 	// The host going away ends the worker at once, even mid-run.
 	hostGone := func() { os.Exit(0) }
-	c, frames, err := processConn(in, out, hostGone)
+	c, frames, err := processConn(workerInFD, workerOutFD, hostGone)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "sandbox worker:", err)
 		return 2

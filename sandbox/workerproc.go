@@ -125,11 +125,11 @@ func startProcessWorker(opts WorkerOptions) (*Worker, error) {
 	// Until a run's done frame, its frames are due: the reader may
 	// busy-wait.
 	due := func() bool { return w.running.Load() && busyWaitAllowed() }
-	reader := hostPipe(fromWorkerR, due)
+	reader := pipeEnd(fromWorkerR, due)
 	if r, ok := reader.(interface{ wake() }); ok {
 		w.wakeReader = r.wake
 	}
-	w.conn = newConn(reader, hostPipe(toWorkerW, nil))
+	w.conn = newConn(reader, pipeEnd(toWorkerW, nil))
 	pid := cmd.Process.Pid
 	var once sync.Once
 	w.kill = func() {

@@ -9,11 +9,11 @@ import (
 	"unsafe"
 )
 
-// rawPipe is the host's end of a worker's pipe on Linux. It reads and
-// writes with raw system calls, which never enter the scheduler's
-// system-call path: in a host whose threads were all idle, each ordinary
-// read or write would also wake the runtime's monitor thread, a third
-// wake-up for a crossing that needs one. It waits in the netpoller only
+// rawPipe is an end of a worker's pipe on Linux: the host's reader and
+// writer, and a worker's writer. It reads and writes with raw system calls,
+// which never enter the scheduler's system-call path: in a process whose
+// threads were all idle, each ordinary read or write would also wake the
+// runtime's monitor thread, a third wake-up for a crossing that needs one. It waits in the netpoller only
 // when there is nothing to read or no room to write, and busy-waits first
 // for a frame that is due (see busywait.go).
 type rawPipe struct {
@@ -23,10 +23,10 @@ type rawPipe struct {
 	window busyWindow  // the reading goroutine's
 }
 
-// hostPipe is the host's reader or writer of f, a pipe end from os.Pipe
-// (non-blocking, in the netpoller); due tells a reader when a frame is due.
+// pipeEnd is a reader or writer of f, a non-blocking pipe end in the
+// netpoller (from os.Pipe, say); due tells a reader when a frame is due.
 // A reader has a wake method (see rawPipe.wake).
-func hostPipe(f *os.File, due func() bool) io.ReadWriter {
+func pipeEnd(f *os.File, due func() bool) io.ReadWriter {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return f
