@@ -25,13 +25,24 @@ import (
 // loop keeps both processes awake for each other.
 //
 // Busy-waiting takes a CPU, so the host allows it only while the runs in
-// flight in this process leave a CPU for each side that may poll: at most
-// half of GOMAXPROCS runs, and one run on a machine of one or two CPUs. A
-// batch of concurrent runs sleeps as before. The worker polls only when the
-// host's last start or result frame allowed it.
+// flight in this process leave a CPU for each side that may poll (at most
+// half of GOMAXPROCS runs, and one run on a machine of one or two CPUs; a
+// batch of concurrent runs sleeps as before). The worker polls only when
+// the host's last start or result frame allowed it.
+//
+// On a machine whose CPUs other work wants, polling loses the priority the
+// scheduler gives a thread that wakes from sleep. So a busy-wait that finds
+// itself descheduled between two looks for busyWaitGap or more (another
+// process's time slice, or the hypervisor's) sleeps at once, and no
+// busy-wait of the process polls for busyWaitBackoff. It never yields
+// between looks: sched_yield hands the CPU to a busy neighbour for a whole
+// time slice, which measured several times slower than sleeping on a
+// machine with two CPU-bound processes beside a run.
 const (
-	busyWaitFirst = 50 * time.Microsecond
-	busyWaitMax   = 200 * time.Microsecond
+	busyWaitFirst   = 50 * time.Microsecond
+	busyWaitMax     = 200 * time.Microsecond
+	busyWaitGap     = 200 * time.Microsecond
+	busyWaitBackoff = 100 * time.Millisecond
 )
 
 // busyWindow is one side's adaptive busy-wait window, in nanoseconds.
@@ -66,5 +77,20 @@ func beginRun() (end func()) {
 }
 
 // busyWaitAllowed reports whether the runs in flight now leave room for a
-// busy-wait.
-func busyWaitAllowed() bool { return runsInFlight.Load() <= busyWaitRuns.Load() }
+// busy-wait, and this process has not found its CPU wanted lately.
+func busyWaitAllowed() bool {
+	return runsInFlight.Load() <= busyWaitRuns.Load() && !cpuWanted()
+}
+
+// descheduledUntil: a busy-wait of this process found itself descheduled
+// for longer than busyWaitGap, so other work wants the CPU: none polls
+// until then (Unix nanoseconds).
+var descheduledUntil atomic.Int64
+
+// descheduled records a busy-wait that lost its CPU.
+func descheduled() {
+	descheduledUntil.Store(time.Now().Add(busyWaitBackoff).UnixNano())
+}
+
+// cpuWanted reports whether a busy-wait lost its CPU lately.
+func cpuWanted() bool { return time.Now().UnixNano() < descheduledUntil.Load() }

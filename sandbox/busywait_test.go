@@ -54,6 +54,7 @@ func TestBusyWindowFollowsTheWaits(t *testing.T) {
 // GOMAXPROCS take busy-waiting away from all of them.
 func TestBusyWaitOnlyWhileTheRunsLeaveACPU(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	descheduledUntil.Store(0) // a busy-wait of an earlier test may have lost its CPU
 	var ends []func()
 	for i, want := range []bool{true, true, false, false} {
 		ends = append(ends, beginRun())
@@ -146,4 +147,24 @@ func selfCPU(t *testing.T) time.Duration {
 		t.Fatal(err)
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// TestDescheduledBusyWaitBacksOff: once a busy-wait found its CPU taken,
+// the process polls no more until the back-off has passed.
+func TestDescheduledBusyWaitBacksOff(t *testing.T) {
+	end := beginRun()
+	defer end()
+	descheduledUntil.Store(0) // a busy-wait of an earlier test may have lost its CPU
+	defer descheduledUntil.Store(0)
+	if !busyWaitAllowed() {
+		t.Fatal("a lone run on an idle process may not busy-wait")
+	}
+	descheduled()
+	if busyWaitAllowed() || !cpuWanted() {
+		t.Fatal("busy-waiting still allowed right after a busy-wait was descheduled")
+	}
+	time.Sleep(busyWaitBackoff + busyWaitBackoff/2)
+	if !busyWaitAllowed() {
+		t.Fatal("busy-waiting still refused after the back-off")
+	}
 }

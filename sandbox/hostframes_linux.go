@@ -100,7 +100,7 @@ func (in *fdFrames) wait() (woken bool, err error) {
 	var began time.Time
 	if window != nil {
 		began = time.Now()
-		till := began.Add(window.limit())
+		till, last := began.Add(window.limit()), began
 		for {
 			if in.woken.Swap(false) {
 				return true, nil
@@ -109,10 +109,18 @@ func (in *fdFrames) wait() (woken bool, err error) {
 				window.adapt(time.Since(began))
 				return false, nil
 			}
-			if !time.Now().Before(till) {
+			now := time.Now()
+			if now.Sub(last) >= busyWaitGap {
+				descheduled() // the CPU is wanted: sleep
 				break
 			}
-			yield()
+			if cpuWanted() {
+				break
+			}
+			if !now.Before(till) {
+				break
+			}
+			last = now
 		}
 	}
 	err = in.rc.Read(func(fd uintptr) bool { return in.woken.Load() || readable(int(fd)) })

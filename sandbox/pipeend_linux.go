@@ -48,10 +48,10 @@ func (p *rawPipe) Read(b []byte) (int, error) {
 		return 0, nil
 	}
 	var (
-		n        int
-		errno    syscall.Errno
-		began    time.Time // the first read that found nothing
-		busyTill time.Time
+		n           int
+		errno       syscall.Errno
+		began, last time.Time // the first read that found nothing, the last
+		busyTill    time.Time
 	)
 	read := func(fd uintptr) bool {
 		for {
@@ -64,14 +64,21 @@ func (p *rawPipe) Read(b []byte) (int, error) {
 			}
 			now := time.Now()
 			if began.IsZero() {
-				began = now
+				began, last = now, now
 				if p.due() {
 					busyTill = now.Add(p.window.limit())
 				}
 			}
 			if now.Before(busyTill) {
-				yield()
-				continue
+				gap := now.Sub(last)
+				if gap < busyWaitGap && !cpuWanted() {
+					last = now
+					continue
+				}
+				if gap >= busyWaitGap {
+					descheduled() // the CPU is wanted: sleep
+				}
+				busyTill = now
 			}
 			return false // sleep in the netpoller until it is readable
 		}
@@ -80,7 +87,7 @@ func (p *rawPipe) Read(b []byte) (int, error) {
 	for errors.Is(err, os.ErrDeadlineExceeded) {
 		// Woken (the host sets no other deadline): look again.
 		_ = p.f.SetReadDeadline(time.Time{})
-		began, busyTill = time.Time{}, time.Time{}
+		began, last, busyTill = time.Time{}, time.Time{}, time.Time{}
 		err = p.rc.Read(read)
 	}
 	if !busyTill.IsZero() {
@@ -124,11 +131,6 @@ func (p *rawPipe) Write(b []byte) (int, error) {
 	}
 	return written, nil
 }
-
-// yield lets another thread that is ready to run have this CPU: a
-// busy-wait must not keep the other side of the pipe (or anything else)
-// from running. With nothing else ready, it returns at once.
-func yield() { _, _, _ = syscall.RawSyscall(syscall.SYS_SCHED_YIELD, 0, 0, 0) }
 
 // rawIO is read(2) or write(2) of b on fd, as a raw system call: only for a
 // non-blocking descriptor, which cannot hold the thread.

@@ -168,7 +168,7 @@ type workerServer struct {
 // soon or the host does not allow busy-waiting.
 func (s *workerServer) busyWindow() *busyWindow {
 	switch {
-	case !s.busyWait.Load():
+	case !s.busyWait.Load() || cpuWanted():
 		return nil
 	case s.betweenRuns:
 		return &s.nextRun
