@@ -45,9 +45,13 @@
 // protocol.go and codec.go): the frames of a nested call are a few binary
 // fields around the arguments' or value's JSON, the once-per-run frames are
 // JSON. In a worker, host answers do not come back on goroutines of their
-// own: the run's loop, while the script waits, sleeps in poll(2) on the pipe
-// and reads the answer itself, which saves the thread wake-ups a hand-off
-// costs (see hostframes.go). On the host's side, a synchronous Host's call
-// runs on the connection's reader and hands the reading on only when the
-// call is slow (see inline.go).
+// own: the run's loop, while the script waits, reads the answer itself,
+// which saves the thread wake-ups a hand-off costs (see hostframes.go). It
+// sleeps in the runtime's netpoller; when an answer is due soon, and the
+// machine has a CPU to spare, it first polls the pipe for an adaptive
+// window, and so does the host's reader while a run goes on, so that a
+// quick call finds the other side awake (see busywait.go). A script run
+// again takes its program from a bounded cache (compilecache.go). On the
+// host's side, a synchronous Host's call runs on the connection's reader
+// and hands the reading on only when the call is slow (see inline.go).
 package sandbox
