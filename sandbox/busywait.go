@@ -32,9 +32,12 @@ import (
 //
 // On a machine whose CPUs other work wants, polling loses the priority the
 // scheduler gives a thread that wakes from sleep. So a busy-wait that finds
-// itself descheduled between two looks for busyWaitGap or more (another
-// process's time slice, or the hypervisor's) sleeps at once, and no
-// busy-wait of the process polls for busyWaitBackoff. It never yields
+// itself descheduled between two looks for busyWaitGap or more, by another
+// task of the machine (its thread's involuntary context switches grew),
+// sleeps at once, and no busy-wait of the process polls for
+// busyWaitBackoff. A gap the hypervisor made (the count did not grow: the
+// virtual CPU itself was away) is no reason to sleep: waking a halted
+// virtual CPU on a busy host is slower still. It never yields
 // between looks: sched_yield hands the CPU to a busy neighbour for a whole
 // time slice, which measured several times slower than sleeping on a
 // machine with two CPU-bound processes beside a run.

@@ -101,6 +101,7 @@ func (in *fdFrames) wait() (woken bool, err error) {
 	if window != nil {
 		began = time.Now()
 		till, last := began.Add(window.limit()), began
+		switches := involuntarySwitches()
 		for {
 			if in.woken.Swap(false) {
 				return true, nil
@@ -110,8 +111,8 @@ func (in *fdFrames) wait() (woken bool, err error) {
 				return false, nil
 			}
 			now := time.Now()
-			if now.Sub(last) >= busyWaitGap {
-				descheduled() // the CPU is wanted: sleep
+			if now.Sub(last) >= busyWaitGap && involuntarySwitches() != switches {
+				descheduled() // another task took the CPU: sleep
 				break
 			}
 			if cpuWanted() {

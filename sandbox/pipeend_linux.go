@@ -52,6 +52,7 @@ func (p *rawPipe) Read(b []byte) (int, error) {
 		errno       syscall.Errno
 		began, last time.Time // the first read that found nothing, the last
 		busyTill    time.Time
+		switches    int64 // the thread's involuntary switches when busy-waiting began
 	)
 	read := func(fd uintptr) bool {
 		for {
@@ -67,15 +68,16 @@ func (p *rawPipe) Read(b []byte) (int, error) {
 				began, last = now, now
 				if p.due() {
 					busyTill = now.Add(p.window.limit())
+					switches = involuntarySwitches()
 				}
 			}
 			if now.Before(busyTill) {
-				gap := now.Sub(last)
-				if gap < busyWaitGap && !cpuWanted() {
+				lostCPU := now.Sub(last) >= busyWaitGap && involuntarySwitches() != switches
+				if !lostCPU && !cpuWanted() {
 					last = now
 					continue
 				}
-				if gap >= busyWaitGap {
+				if lostCPU {
 					descheduled() // the CPU is wanted: sleep
 				}
 				busyTill = now
@@ -131,6 +133,18 @@ func (p *rawPipe) Write(b []byte) (int, error) {
 	}
 	return written, nil
 }
+
+// involuntarySwitches counts the calling thread's involuntary context
+// switches: a busy-wait that was away from its CPU for a while tells by it
+// whether another task of this machine took the CPU (the count grew) or the
+// hypervisor did (it did not, and polling on is still the faster way).
+func involuntarySwitches() int64 {
+	var u syscall.Rusage
+	_, _, _ = syscall.RawSyscall(syscall.SYS_GETRUSAGE, rusageThread, uintptr(unsafe.Pointer(&u)), 0)
+	return u.Nivcsw
+}
+
+const rusageThread = 1 // RUSAGE_THREAD
 
 // rawIO is read(2) or write(2) of b on fd, as a raw system call: only for a
 // non-blocking descriptor, which cannot hold the thread.
