@@ -76,14 +76,20 @@ var runsInFlight, busyWaitRuns atomic.Int64
 func beginRun() (end func()) {
 	busyWaitRuns.Store(int64(max(1, runtime.GOMAXPROCS(0)/2)))
 	runsInFlight.Add(1)
+	sampleMachineLoad()
 	return func() { runsInFlight.Add(-1) }
 }
 
 // busyWaitAllowed reports whether the runs in flight now leave room for a
-// busy-wait, and this process has not found its CPU wanted lately.
+// busy-wait, the machine has a CPU to spare (machineload.go), and this
+// process has not found its CPU wanted lately.
 func busyWaitAllowed() bool {
-	return runsInFlight.Load() <= busyWaitRuns.Load() && !cpuWanted()
+	return runsLeaveACPU() && !machineLoad.busy.Load() && !cpuWanted()
 }
+
+// runsLeaveACPU reports whether the runs in flight leave a CPU for each
+// side of each that may poll.
+func runsLeaveACPU() bool { return runsInFlight.Load() <= busyWaitRuns.Load() }
 
 // descheduledUntil: a busy-wait of this process found itself descheduled
 // for longer than busyWaitGap, so other work wants the CPU: none polls

@@ -54,25 +54,24 @@ func TestBusyWindowFollowsTheWaits(t *testing.T) {
 // GOMAXPROCS take busy-waiting away from all of them.
 func TestBusyWaitOnlyWhileTheRunsLeaveACPU(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	descheduledUntil.Store(0) // a busy-wait of an earlier test may have lost its CPU
 	var ends []func()
 	for i, want := range []bool{true, true, false, false} {
 		ends = append(ends, beginRun())
-		if got := busyWaitAllowed(); got != want {
+		if got := runsLeaveACPU(); got != want {
 			t.Fatalf("with %d runs in flight on 4 CPUs busy-waiting allowed = %v, want %v", i+1, got, want)
 		}
 	}
 	for _, end := range ends[1:] {
 		end()
 	}
-	if !busyWaitAllowed() {
+	if !runsLeaveACPU() {
 		t.Fatal("one run left in flight may not busy-wait")
 	}
 	ends[0]()
 	runtime.GOMAXPROCS(1)
 	end := beginRun()
 	defer end()
-	if !busyWaitAllowed() {
+	if !runsLeaveACPU() {
 		t.Fatal("a lone run on one CPU may not busy-wait")
 	}
 }
@@ -152,19 +151,35 @@ func selfCPU(t *testing.T) time.Duration {
 // TestDescheduledBusyWaitBacksOff: once a busy-wait found its CPU taken,
 // the process polls no more until the back-off has passed.
 func TestDescheduledBusyWaitBacksOff(t *testing.T) {
-	end := beginRun()
-	defer end()
 	descheduledUntil.Store(0) // a busy-wait of an earlier test may have lost its CPU
 	defer descheduledUntil.Store(0)
-	if !busyWaitAllowed() {
-		t.Fatal("a lone run on an idle process may not busy-wait")
+	if cpuWanted() {
+		t.Fatal("the CPU counts as wanted with no busy-wait descheduled")
 	}
 	descheduled()
-	if busyWaitAllowed() || !cpuWanted() {
+	if !cpuWanted() {
 		t.Fatal("busy-waiting still allowed right after a busy-wait was descheduled")
 	}
 	time.Sleep(busyWaitBackoff + busyWaitBackoff/2)
-	if !busyWaitAllowed() {
+	if cpuWanted() {
 		t.Fatal("busy-waiting still refused after the back-off")
+	}
+}
+
+// TestRunnableTasksOfLoadavg reads the runnable count the way the kernel
+// writes it, and refuses what is not that.
+func TestRunnableTasksOfLoadavg(t *testing.T) {
+	for text, want := range map[string]int{
+		"0.52 0.58 0.59 3/512 12345\n": 3,
+		"12.00 8.10 4.33 17/1024 99":   17,
+	} {
+		if got, ok := runnableTasks([]byte(text)); !ok || got != want {
+			t.Errorf("runnableTasks(%q) = %d, %v; want %d", text, got, ok, want)
+		}
+	}
+	for _, text := range []string{"", "0.52 0.58 0.59", "0.52 0.58 0.59 x/512 1", "0.52 0.58 0.59 3 1"} {
+		if _, ok := runnableTasks([]byte(text)); ok {
+			t.Errorf("runnableTasks(%q) read a count", text)
+		}
 	}
 }
