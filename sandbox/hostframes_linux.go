@@ -3,7 +3,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sync/atomic"
 	"syscall"
@@ -160,19 +159,12 @@ func (in *fdFrames) Read(b []byte) (int, error) {
 				}
 			}
 		})
-		switch {
-		case errors.Is(err, os.ErrDeadlineExceeded):
+		if errors.Is(err, os.ErrDeadlineExceeded) {
 			in.clearWake()
 			in.woken.Store(true)
 			continue
-		case err != nil:
-			return 0, err
-		case errno != 0:
-			return 0, errno
-		case n == 0:
-			return 0, io.EOF
 		}
-		return n, nil
+		return readOutcome(n, errno, err)
 	}
 }
 

@@ -95,6 +95,12 @@ func (p *rawPipe) Read(b []byte) (int, error) {
 	if !busyTill.IsZero() {
 		p.window.adapt(time.Since(began))
 	}
+	return readOutcome(n, errno, err)
+}
+
+// readOutcome is what Read returns for a raw read of n bytes that ended
+// with errno, in a RawConn.Read that ended with err.
+func readOutcome(n int, errno syscall.Errno, err error) (int, error) {
 	switch {
 	case err != nil:
 		return 0, err
