@@ -13,8 +13,10 @@ import (
 // run it, at the same time as others.
 var compiled = compileCache{maxBytes: compileCacheBytes}
 
-// compileCacheBytes bounds the cached scripts' source, and so, roughly, the
-// programs kept; a script over an eighth of it is never kept.
+// compileCacheBytes bounds the cached scripts' source (and their
+// transforms); the programs kept are several times that in memory, counted
+// against a worker's memory cap: each process has a cache of its own. A
+// script over an eighth of it is never kept.
 const compileCacheBytes = 256 << 10
 
 type compileCache struct {

@@ -123,10 +123,18 @@ func (in *fdFrames) wait() (woken bool, err error) {
 			last = now
 		}
 	}
-	err = in.rc.Read(func(fd uintptr) bool { return in.woken.Load() || readable(int(fd)) })
-	if errors.Is(err, os.ErrDeadlineExceeded) {
+	for {
+		err = in.rc.Read(func(fd uintptr) bool { return in.woken.Load() || readable(int(fd)) })
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			break
+		}
+		// A wake's deadline: this one's, or that of a wake already taken
+		// through woken, which left it set. Either way, look again.
 		in.clearWake()
-		err = nil
+		if in.woken.Load() {
+			err = nil
+			break
+		}
 	}
 	if err != nil {
 		return false, err

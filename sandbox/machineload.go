@@ -19,7 +19,9 @@ import (
 // no busy-wait while more are ready than there are CPUs and two: the two
 // sides of a run that poll, and the look itself, are among them. Where the
 // count cannot be read, the machine counts as idle, and the busy-waits' own
-// back-off (busywait.go) is the only guard.
+// back-off (busywait.go) is the only guard. In a container the count is the
+// whole machine's, against the container's CPUs: on a busy node the gate
+// stays shut, which costs speed, never the neighbours' CPU.
 const loadSamplePeriod = 10 * time.Millisecond
 
 var machineLoad struct {

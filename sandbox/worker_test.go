@@ -520,3 +520,18 @@ func TestRetiringWorkerHandsOverToAWarmSuccessor(t *testing.T) {
 		t.Errorf("the run after the retirement got worker %p with %d runs, want the fresh successor", w, w.runs)
 	}
 }
+
+// TestTimerAfterATimerTheLoopTookWakesTheWorker: a script whose first timer
+// fired while it computed, then awaits a second one, ends at once (a wake
+// the loop took must not swallow the next).
+func TestTimerAfterATimerTheLoopTookWakesTheWorker(t *testing.T) {
+	p := newTestWorkers(t, WorkerOptions{Warm: 1})
+	for range 3 {
+		res := workerRun(p, newFakeHost(), `
+			setTimeout(() => {}, 1);
+			const t0 = Date.now(); while (Date.now() - t0 < 30) {}
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			return 1;`, Limits{Timeout: 30 * time.Second})
+		wantValue(t, res, `1`)
+	}
+}
