@@ -1,5 +1,6 @@
 // Values a caller attaches to the context of one call: who answers its
-// permission questions, who watches its console and its servers' progress.
+// permission questions, who watches its console and its servers' progress,
+// and the conversation state its script reaches.
 
 package mcpexec
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
+	"github.com/mcpexec/mcpexec/state"
 )
 
 // prompterKey is the context key of WithPrompter.
@@ -61,4 +63,25 @@ func consoleFrom(ctx context.Context) func(string) {
 // watch. The model's result is unchanged.
 func WithServerProgress(ctx context.Context, onProgress func(pool.Progress)) context.Context {
 	return pool.WithProgress(ctx, onProgress)
+}
+
+// stateKey is the context key of WithState.
+type stateKey struct{}
+
+// WithState returns ctx carrying st, the state of the conversation an Exec
+// call made under ctx belongs to: its script's store(key, value) and
+// load(key) reach st, and a return value too long for the model's text is
+// kept in st by reference (load(id) in a later script returns it), beside
+// the whole value in ExecResult.Stored. Keep one state per agent and
+// history, made where the history is: state.NewMemory for a conversation
+// held in memory, state.OpenDir for one on disk, state.Open over a Backend
+// of your own (your database, beside the history). Without a state, store
+// and load tell the script this session keeps none.
+func WithState(ctx context.Context, st *state.State) context.Context {
+	return context.WithValue(ctx, stateKey{}, st)
+}
+
+func stateFrom(ctx context.Context) *state.State {
+	st, _ := ctx.Value(stateKey{}).(*state.State)
+	return st
 }

@@ -173,5 +173,5 @@ func (s *System) Exec(ctx context.Context, args json.RawMessage, onProgress func
 // call (SUM-4). It always returns a result: argument errors, a denied Exec, a
 // missing MCP manager and every way a script can fail are failure results.
 func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.RawMessage, onProgress func(summary string)) ExecResult {
-	return s.funnel.Exec(ctx, actors.ExecCall{Args: args, Agent: opts.agent(), OnLog: consoleFrom(ctx), OnProgress: onProgress})
+	return s.funnel.Exec(ctx, actors.ExecCall{Args: args, Agent: opts.agent(), OnLog: consoleFrom(ctx), OnProgress: onProgress, State: stateFrom(ctx)})
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/mcpexec/mcpexec/exectool"
 	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/sandbox"
+	"github.com/mcpexec/mcpexec/state"
 )
 
 // ExecCall is one Exec call as the model made it, for one agent.
@@ -22,6 +23,10 @@ type ExecCall struct {
 	// OnProgress, if set, receives the live summary after every nested
 	// call (SUM-4).
 	OnProgress func(summary string)
+	// State is the conversation's state, which the script's store and
+	// load reach and where a return value too long for the text is kept by
+	// reference; nil: the conversation keeps none.
+	State *state.State
 }
 
 // ExecResult is the outcome of an Exec call: the result handed to the model
@@ -35,8 +40,13 @@ type ExecResult struct {
 	Calls   []string
 	// Audit lists the nested calls that reached the funnel (at most
 	// exectool.MaxAuditCalls; the rest are only counted): tool, outcome,
-	// duration and bytes returned.
+	// duration and bytes returned; and what the script did with its
+	// conversation's state.
 	Audit exectool.Audit
+	// Stored is the whole return value when Text shows only its first
+	// part, and where the conversation keeps it; nil when Text holds it
+	// all.
+	Stored *exectool.Stored
 }
 
 // Results of an Exec call refused before it runs, written for the model.
@@ -65,16 +75,23 @@ func (f *Funnel) Exec(ctx context.Context, call ExecCall) (res ExecResult) {
 	}
 	logger := telemetry.Logger(ctx, f.Logger)
 	audit := &exectool.AuditLog{}
+	limits := f.Limits
+	whole := newWholeValue(call.State, &limits)
 	req := ExecRequest{Script: sandbox.Request{
 		Code: code, Tools: v.ToolSet, Host: nestedCalls{funnel: f, view: v, caller: ctx},
-		OnLog: call.OnLog, Limits: f.Limits, Logger: &logger,
+		OnLog: call.OnLog, Limits: limits, Logger: &logger, Reference: whole.ref,
 	}, Telemetry: f.Telemetry, Audit: audit}
+	if call.State != nil {
+		req.Script.State = auditedState{st: call.State, audit: audit, telemetry: f.Telemetry}
+	}
 	if onProgress := call.OnProgress; onProgress != nil {
 		req.OnProgress = func(calls []string) { onProgress(exectool.Summary(calls, false)) }
 	}
 	run := f.Execs.Run(ctx, req)
 	outcome = run.Outcome()
-	return ExecResult{OK: run.OK, Text: run.Text, Images: run.Images, Summary: exectool.Summary(run.Calls, !run.OK), Calls: run.Calls, Audit: audit.Audit()}
+	stored, text := whole.finish(run, audit, f.Telemetry, logger)
+	return ExecResult{OK: run.OK, Text: text, Images: run.Images, Summary: exectool.Summary(run.Calls, !run.OK), Calls: run.Calls,
+		Audit: audit.Audit(), Stored: stored}
 }
 
 // outcomeRefused is an Exec call that did not run: bad arguments, Exec

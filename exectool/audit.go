@@ -25,12 +25,40 @@ const (
 	OutcomeUnfinished = "unfinished"
 )
 
-// Audit lists an Exec run's nested calls in the order they were started.
+// Audit lists an Exec run's nested calls in the order they were started,
+// what the script stored in its conversation's state, and the return value
+// kept by reference.
 type Audit struct {
 	Calls []CallRecord `json:"calls"`
 	// Omitted counts the calls made past MaxAuditCalls, which are not
 	// listed.
 	Omitted int `json:"omitted,omitempty"`
+	// State counts the script's stores and loads; nil when it made none.
+	State *StateRecord `json:"state,omitempty"`
+	// Result is the return value kept by reference; nil when the text
+	// held the whole value.
+	Result *ResultRecord `json:"result,omitempty"`
+}
+
+// StateRecord is what a run did with its conversation's state.
+type StateRecord struct {
+	// Stores counts store calls that succeeded (removals included),
+	// StoredBytes the bytes of the values they stored.
+	Stores      int   `json:"stores"`
+	StoredBytes int64 `json:"storedBytes"`
+	// Loads counts load calls that found a value, LoadedBytes its bytes.
+	Loads       int   `json:"loads"`
+	LoadedBytes int64 `json:"loadedBytes"`
+}
+
+// ResultRecord names a return value kept by reference.
+type ResultRecord struct {
+	// URI names it (mcpexec://results/<id>); empty when the call had no
+	// state to keep it in and only the host received it.
+	URI   string `json:"uri,omitempty"`
+	Bytes int64  `json:"bytes"`
+	// Dropped are the results dropped from the state to make room for it.
+	Dropped []string `json:"dropped,omitempty"`
 }
 
 // CallRecord is one nested call.
@@ -97,6 +125,38 @@ func (l *AuditLog) Finish(slot int, outcome string, d time.Duration, bytes int) 
 	c.Outcome, c.Duration, c.Bytes = outcome, d, bytes
 }
 
+// Stored records a store call that succeeded, of bytes.
+func (l *AuditLog) Stored(bytes int) {
+	l.state(func(r *StateRecord) { r.Stores++; r.StoredBytes += int64(bytes) })
+}
+
+// Loaded records a load call that found a value of bytes.
+func (l *AuditLog) Loaded(bytes int) {
+	l.state(func(r *StateRecord) { r.Loads++; r.LoadedBytes += int64(bytes) })
+}
+
+func (l *AuditLog) state(update func(*StateRecord)) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.audit.State == nil {
+		l.audit.State = &StateRecord{}
+	}
+	update(l.audit.State)
+}
+
+// Kept records the return value kept by reference.
+func (l *AuditLog) Kept(r ResultRecord) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.audit.Result = &r
+}
+
 // Audit returns a copy of the audit as it is now.
 func (l *AuditLog) Audit() Audit {
 	if l == nil {
@@ -104,5 +164,14 @@ func (l *AuditLog) Audit() Audit {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return Audit{Calls: append([]CallRecord(nil), l.audit.Calls...), Omitted: l.audit.Omitted}
+	a := Audit{Calls: append([]CallRecord(nil), l.audit.Calls...), Omitted: l.audit.Omitted}
+	if l.audit.State != nil {
+		s := *l.audit.State
+		a.State = &s
+	}
+	if l.audit.Result != nil {
+		r := *l.audit.Result
+		a.Result = &r
+	}
+	return a
 }

@@ -11,11 +11,15 @@ import (
 
 // The frame codec. After the type byte:
 //
-//	call    uvarint id, kind byte ('t' tool, 's' search), uvarint name
-//	        length, name, then the arguments' JSON to the end
+//	call    uvarint id, kind byte ('t' tool, 's' search, 'w' store, 'l'
+//	        load), uvarint name length, name (a store's or load's key),
+//	        then the arguments' JSON to the end (a store's value, or its
+//	        last part; empty removes the key; a load has none)
+//	part    uvarint id, then the bytes to the end (none: forget the parts
+//	        of id sent so far)
 //	result  uvarint id, uvarint images, status byte (bit 0: an error,
-//	        bit 1: busy-wait), then the value's JSON (empty means null) or
-//	        the error text
+//	        bit 1: busy-wait), then the value's JSON (empty means null; for
+//	        a load, nothing stored) or the error text
 //	called  the tool's name
 //	log     the text
 //	clock   one byte, 1 when the clock stopped
@@ -29,9 +33,10 @@ import (
 
 var errMalformedFrame = errors.New("malformed frame")
 
-const (
-	wireKindTool   = 't'
-	wireKindSearch = 's'
+// The call frame's kinds on the wire.
+var (
+	wireKinds = map[string]byte{callKindTool: 't', callKindSearch: 's', callKindStore: 'w', callKindLoad: 'l'}
+	kindsRead = map[byte]string{'t': callKindTool, 's': callKindSearch, 'w': callKindStore, 'l': callKindLoad}
 )
 
 // The result frame's status bits.
@@ -46,9 +51,9 @@ func appendFrame(buf []byte, f frame) ([]byte, error) {
 	switch f.Type {
 	case frameReady, framePause, frameResume:
 	case frameCall:
-		kind := byte(wireKindTool)
-		if f.Kind == callKindSearch {
-			kind = wireKindSearch
+		kind, ok := wireKinds[f.Kind]
+		if !ok {
+			kind = wireKinds[callKindTool]
 		}
 		buf = binary.AppendUvarint(buf, f.ID)
 		buf = append(buf, kind)
@@ -69,6 +74,9 @@ func appendFrame(buf []byte, f frame) ([]byte, error) {
 			buf = append(buf, status)
 			buf = append(buf, f.Value...)
 		}
+	case framePart:
+		buf = binary.AppendUvarint(buf, f.ID)
+		buf = append(buf, f.Value...)
 	case frameCalled:
 		buf = append(buf, f.Name...)
 	case frameLog:
@@ -102,19 +110,21 @@ func decodeFrame(body []byte) (frame, error) {
 	case frameReady, framePause, frameResume:
 	case frameCall:
 		f.ID = d.uvarint()
-		switch d.byte() {
-		case wireKindTool:
-			f.Kind = callKindTool
-		case wireKindSearch:
-			f.Kind = callKindSearch
-		default:
+		kind, ok := kindsRead[d.byte()]
+		if !ok {
 			d.fail()
 		}
+		f.Kind = kind
 		f.Name = d.text(d.uvarint())
 		f.Args = d.remaining()
-		if d.err == nil && !json.Valid(f.Args) {
+		// A store's arguments are its value's last part (JSON only with
+		// the parts before it); a load has none.
+		if d.err == nil && (kind == callKindTool || kind == callKindSearch) && !json.Valid(f.Args) {
 			d.fail()
 		}
+	case framePart:
+		f.ID = d.uvarint()
+		f.Value = d.remaining()
 	case frameResult:
 		f.ID = d.uvarint()
 		f.Images = d.count()

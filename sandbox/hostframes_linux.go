@@ -54,7 +54,7 @@ func processConn(inFD, outFD uintptr, hostGone func()) (*conn, hostFrames, error
 	}
 	go watchHangUp(int(inFD), hostGone)
 	frames := &fdFrames{pipe: in, fd: int(inFD), rc: rc, wokenChan: make(chan struct{}, 1)}
-	frames.c = newConn(frames, pipeEnd(out, nil))
+	frames.c = workerConn(frames, pipeEnd(out, nil))
 	return frames.c, frames, nil
 }
 

@@ -1,6 +1,10 @@
 package sandbox
 
-import "time"
+import (
+	"time"
+
+	"github.com/mcpexec/mcpexec/state"
+)
 
 // Limits bound one run. Zero fields take the defaults below. None of these
 // numbers ever appears in text the model reads: changing a limit is tuning,
@@ -19,6 +23,13 @@ type Limits struct {
 	MaxImages int
 	// MaxArgBytes caps the JSON size of one call's arguments.
 	MaxArgBytes int
+	// MaxStateBytes is what the run's state holds in all
+	// (Request.State): a value larger than that is refused before it
+	// leaves the sandbox.
+	MaxStateBytes int64
+	// MaxKeptBytes is the largest return value kept whole by reference
+	// (Request.Reference): a larger one is only measured.
+	MaxKeptBytes int64
 }
 
 // Defaults used for zero Limits fields.
@@ -50,6 +61,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxArgBytes <= 0 {
 		l.MaxArgBytes = DefaultMaxArgBytes
+	}
+	if l.MaxStateBytes <= 0 {
+		l.MaxStateBytes = state.DefaultMaxBytes
+	}
+	if l.MaxKeptBytes <= 0 {
+		l.MaxKeptBytes = state.DefaultMaxResultBytes
 	}
 	return l
 }

@@ -14,8 +14,15 @@ import (
 // over a pair of pipes. Only plain data crosses, so ISO-6 holds by
 // construction. One run at a time:
 //
-//	host   -> worker  start   {code, tools | sameTools, down, limits, busyWait, trace}
-//	worker -> host    call    {id, kind, name, args}  a nested call for the host
+//	host   -> worker  start   {code, tools | sameTools, down, limits, busyWait, trace,
+//	                           state, keep}
+//	worker -> host    call    {id, kind, name, args}  a nested call for the host,
+//	                                              or a store or load of the
+//	                                              run's state (name: the key)
+//	worker -> host    part    {id, bytes}         a piece of a large value, ahead
+//	                                              of the frame it belongs to:
+//	                                              a store's (its call id), the
+//	                                              return value's (id 0)
 //	worker -> host    called  {name}              a call rejected in the worker
 //	                                              (over the cap); with call,
 //	                                              every counted nested call
@@ -36,8 +43,14 @@ import (
 // context, say) needs no change to the codec.
 
 // maxFrameSize bounds one frame, so a corrupt length cannot make a reader
-// allocate without end.
-const maxFrameSize = 64 << 20
+// allocate without end. A worker sends large values in parts (framePart),
+// so this bounds what a host reads from a worker; a worker reads its
+// (trusted) host's frames up to maxHostFrameSize, which a value loaded from
+// a run's state may take.
+const (
+	maxFrameSize     = 64 << 20
+	maxHostFrameSize = 1 << 30
+)
 
 // frameType is a frame's first byte.
 type frameType byte
@@ -53,12 +66,21 @@ const (
 	framePause  frameType = 'P'
 	frameResume frameType = 'U'
 	frameClock  frameType = 'K'
+	framePart   frameType = 'O'
 )
 
 const (
 	callKindTool   = "tool"
 	callKindSearch = "search"
+	// A run's state: not nested calls (never counted, never in the
+	// summary), but they travel as call frames and are answered by
+	// result frames.
+	callKindStore = "store"
+	callKindLoad  = "load"
 )
+
+// returnValueID is the part id of the run's return value (framePart).
+const returnValueID = 0
 
 // frame is one decoded frame. The fields a frame type does not use are
 // zero; start and done travel as the JSON of this struct.
@@ -81,6 +103,11 @@ type frame struct {
 	// Trace is the W3C trace context of the host's run span
 	// (traceparent, tracestate), when the host traces the run.
 	Trace map[string]string `json:"trace,omitempty"`
+	// State: the run has a state that store and load reach.
+	State bool `json:"state,omitempty"`
+	// Keep, when set, asks for a return value too long for the text
+	// whole, in parts (see Request.Reference).
+	Keep *keepFrame `json:"keep,omitempty"`
 
 	// called, call
 	Kind string          `json:"-"`
@@ -89,6 +116,7 @@ type frame struct {
 
 	// result: images are only counted here; the host keeps the images
 	// themselves, so they never make the round trip through the worker.
+	// Also a part's bytes.
 	Value  json.RawMessage `json:"-"`
 	Images int             `json:"-"`
 	Error  string          `json:"-"`
@@ -106,12 +134,21 @@ type frame struct {
 
 }
 
+// keepFrame is the start frame's request for the return value.
+type keepFrame struct {
+	// ID names the value in the model's text (load(ID)); empty when the
+	// run has no state to load it from.
+	ID string `json:"id,omitempty"`
+}
+
 var errFrameTooLarge = errors.New("sandbox protocol: frame too large")
 
 // conn reads and writes frames. Writes may come from several goroutines;
 // reads from one at a time.
 type conn struct {
 	r *bufio.Reader
+	// maxSend and maxReceive bound the frames each way.
+	maxSend, maxReceive int
 
 	wmu  sync.Mutex
 	w    io.Writer
@@ -119,7 +156,24 @@ type conn struct {
 }
 
 func newConn(r io.Reader, w io.Writer) *conn {
-	return &conn{r: bufio.NewReaderSize(r, 64<<10), w: w}
+	return &conn{r: bufio.NewReaderSize(r, 64<<10), w: w, maxSend: maxFrameSize, maxReceive: maxFrameSize}
+}
+
+// hostConn is the host's end of a worker's connection: it reads the
+// worker's frames within maxFrameSize, and may send a value loaded from a
+// run's state up to maxHostFrameSize.
+func hostConn(r io.Reader, w io.Writer) *conn {
+	c := newConn(r, w)
+	c.maxSend = maxHostFrameSize
+	return c
+}
+
+// workerConn is a worker's end of its connection: the counterpart of
+// hostConn.
+func workerConn(r io.Reader, w io.Writer) *conn {
+	c := newConn(r, w)
+	c.maxReceive = maxHostFrameSize
+	return c
 }
 
 // keepWriteBuffer is the largest write buffer kept for the next frame: a
@@ -139,7 +193,7 @@ func (c *conn) send(f frame) error {
 		return err
 	}
 	size := len(buf) - 4
-	if size > maxFrameSize {
+	if size > c.maxSend {
 		return errFrameTooLarge
 	}
 	binary.BigEndian.PutUint32(buf, uint32(size))
@@ -153,7 +207,7 @@ func (c *conn) receive() (frame, error) {
 		return frame{}, err
 	}
 	n := binary.BigEndian.Uint32(header[:])
-	if n > maxFrameSize {
+	if int64(n) > int64(c.maxReceive) {
 		return frame{}, errFrameTooLarge
 	}
 	// A fresh body per frame: a decoded frame's arguments and value are

@@ -33,6 +33,9 @@ type Result struct {
 	// Calls lists the nested calls the script made, in order, including
 	// those rejected over the call cap.
 	Calls []string
+	// Whole is the return value too long for Text, when the run had a
+	// Reference: its size, and whether it reached the Reference's Sink.
+	Whole *Whole `json:",omitempty"`
 }
 
 // succeed builds the Result of a script that returned v.
@@ -42,18 +45,32 @@ func (x *execution) succeed(v goja.Value) Result {
 		shown  string
 		chars  int
 		exists = v != nil && !goja.IsUndefined(v)
+		whole  *Whole
 	)
 	if s, isString := stringValue(v); exists && isString {
 		s = withoutEngineInternals(s)
 		shown, chars = s, utf8.RuneCountInString(s)
-		value = appendJSONString(nil, s)
-		if s == "" {
+		switch {
+		case s == "":
 			// An empty string is a value: show it as one, never as empty
 			// content (EDGE-10).
+			value = json.RawMessage(`""`)
 			shown, chars = string(value), len(value)
+		case chars <= x.limits.MaxResultChars:
+			value = appendJSONString(nil, s)
+		case x.req.Reference != nil:
+			o := x.newOutbound(resultMode, 0)
+			o.tee = x.referenceStream(0)
+			if err := o.writeString(s); err != nil {
+				return x.fail(err.Error())
+			}
+			whole = x.wholeValue(o, chars)
 		}
 	} else if exists {
 		o := x.newOutbound(resultMode, x.limits.MaxResultChars*utf8.UTFMax)
+		// Nothing is passed on before the value is surely over the cap:
+		// more bytes than it holds characters at four bytes each.
+		o.tee = x.referenceStream(x.limits.MaxResultChars * utf8.UTFMax)
 		var skipped bool
 		err := x.guard(func() (err error) {
 			skipped, err = o.value(v, 0)
@@ -77,6 +94,9 @@ func (x *execution) succeed(v goja.Value) Result {
 		if o.total == len(o.buf) {
 			value = o.buf
 		}
+		if exists && chars > x.limits.MaxResultChars {
+			whole = x.wholeValue(o, chars)
+		}
 	}
 	res := x.result(true, "")
 	var parts []string
@@ -86,7 +106,7 @@ func (x *execution) succeed(v goja.Value) Result {
 	if exists {
 		section := shown
 		if chars > x.limits.MaxResultChars {
-			section = truncateRunes(shown, x.limits.MaxResultChars) + "\n" + msgResultTruncated(chars)
+			section = truncateRunes(shown, x.limits.MaxResultChars) + "\n" + x.truncationNote(chars, whole)
 			value = nil
 		}
 		if res.Logs != "" {
@@ -94,6 +114,7 @@ func (x *execution) succeed(v goja.Value) Result {
 		}
 		parts = append(parts, section)
 		res.Value = value
+		res.Whole = whole
 	}
 	if dropped := x.droppedImages(); dropped > 0 {
 		parts = append(parts, msgImagesDropped(dropped))
@@ -103,6 +124,50 @@ func (x *execution) succeed(v goja.Value) Result {
 	}
 	res.Text = strings.Join(parts, "\n\n")
 	return res
+}
+
+// referenceStream is the stream a return value's JSON is teed to when the
+// run has a Reference (nil otherwise): nothing is passed on before more
+// than hold bytes were written.
+func (x *execution) referenceStream(hold int) *valueStream {
+	if x.req.Reference == nil || x.req.Reference.Sink == nil {
+		return nil
+	}
+	sink := x.req.Reference.Sink
+	return newValueStream(func(piece []byte) error {
+		_, err := sink.Write(piece)
+		return err
+	}, hold, x.limits.MaxKeptBytes)
+}
+
+// wholeValue finishes the reference stream of a return value over the cap,
+// of chars characters as the model reads it, and describes what it passed
+// on; nil without a Reference.
+func (x *execution) wholeValue(o *outbound, chars int) *Whole {
+	if o.tee == nil {
+		return nil
+	}
+	kept, err := o.tee.finish()
+	if err != nil {
+		x.logger.Warn().Err(err).Msg("sandbox: the whole return value could not be passed on")
+		kept = false
+	}
+	return &Whole{Bytes: int64(o.total), Chars: int64(chars), Kept: kept}
+}
+
+// truncationNote ends the first part of a return value over the cap: how
+// long the value is, and where the whole of it is (whole is nil when the
+// run was not asked for it).
+func (x *execution) truncationNote(chars int, whole *Whole) string {
+	switch {
+	case whole == nil:
+		return msgResultTruncated(chars)
+	case !whole.Kept:
+		return msgResultNotKept(chars, whole.Bytes)
+	case x.req.Reference.ID != "":
+		return msgResultKept(chars, x.req.Reference.ID)
+	}
+	return msgResultTruncated(chars)
 }
 
 // fail builds a failure Result that keeps the console output written before

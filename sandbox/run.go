@@ -34,7 +34,16 @@ type Request struct {
 	OnLog func(text string)
 	// Logger receives the run's own diagnostics (never the script's output).
 	Logger *zerolog.Logger
+	// State is the conversation's state that the script's store and load
+	// reach; nil: the run has none, and both throw, saying so.
+	State State
+	// Reference, if set, receives a return value too long for the
+	// model's text whole (see Reference).
+	Reference *Reference
 
+	// stateOverPipe: in a worker, the host's run has a State, reached
+	// across the pipe (Host is the pipe's).
+	stateOverPipe bool
 	// announce, when set, replaces OnCall and also learns whether the call
 	// goes on to the host: a worker announces the calls that do through
 	// their call frame, which saves a frame per call.
@@ -267,6 +276,7 @@ func (x *execution) execute() (res Result) {
 	}
 	r.log = x.logLine
 	x.installTools()
+	x.installState()
 	if err := x.installLazyGlobals(); err != nil {
 		x.logger.Error().Err(err).Msg("sandbox: globals failed")
 		return x.fail(msgCrashed + ".")

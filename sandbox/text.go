@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mcpexec/mcpexec/catalog"
+	"github.com/mcpexec/mcpexec/state"
 )
 
 // Every string a script or the model can read from this package lives here.
@@ -59,7 +60,19 @@ const (
 	msgWorkerCrashed       = "The sandbox process stopped unexpectedly. Tool calls that had already completed stay in effect."
 	msgWorkerUnavailable   = "The sandbox could not be started, so the script did not run."
 	msgResultTooLarge      = "The tool returned more data than can be passed to the script."
+	msgStateUnreadable     = "The stored value could not be read."
 )
+
+func msgNoState(function string) string {
+	return function + " is not available: this session keeps no state between scripts."
+}
+
+func msgStateKey(function string) string {
+	if function == "store" {
+		return "store(key, value): the key must be a string"
+	}
+	return function + "(key): the key must be a string"
+}
 
 // The failures of a run on a sandbox node (another machine), exported for
 // the actors that run it.
@@ -75,6 +88,19 @@ func msgLogTruncated(total int) string {
 
 func msgResultTruncated(total int) string {
 	return fmt.Sprintf("[return value truncated: %d characters in all]", total)
+}
+
+// msgResultKept ends the first part of a return value kept whole under id.
+func msgResultKept(total int, id string) string {
+	return fmt.Sprintf("[return value truncated: %d characters in all; the whole value is kept as %s, and load(%q) in a later script returns it]",
+		total, state.URI(id), id)
+}
+
+// msgResultNotKept ends the first part of a return value too large to
+// keep; bytes is its size as JSON.
+func msgResultNotKept(total int, bytes int64) string {
+	return fmt.Sprintf("[return value truncated: %d characters in all; the whole value (%s) is too large to keep, so only this first part can be read]",
+		total, state.FormatBytes(bytes))
 }
 
 func msgImagesDropped(n int) string {

@@ -61,6 +61,9 @@ type outbound struct {
 	total int // bytes the full output has
 	chars int // characters the full output has
 	limit int // when positive, a total above it is an error
+	// tee, when set, also receives the whole output as it is written,
+	// without it ever being held whole (valuestream.go).
+	tee *valueStream
 
 	// ancestors are the objects being walked, outermost first: an object
 	// among them is a cycle. A slice, not a map: values are shallow as a
@@ -111,14 +114,48 @@ func (o *outbound) write(b []byte) error {
 		}
 		o.buf = append(o.buf, b[:room]...)
 	}
+	if o.tee != nil {
+		if err := o.tee.write(b); err != nil {
+			return err
+		}
+	}
 	if o.limit > 0 && o.total > o.limit {
 		return errTooLarge
 	}
 	return nil
 }
 
+// stringPiece is how much of a string is escaped at a time: a long string
+// is written as JSON in pieces, never copied whole.
+const stringPiece = 32 << 10
+
 func (o *outbound) writeString(s string) error {
-	return o.write(appendJSONString(nil, withoutEngineInternals(s)))
+	s = withoutEngineInternals(s)
+	if len(s) <= stringPiece {
+		return o.write(appendJSONString(nil, s))
+	}
+	piece := make([]byte, 0, stringPiece+stringPiece/4)
+	if err := o.write([]byte{'"'}); err != nil {
+		return err
+	}
+	for len(s) > 0 {
+		n := min(len(s), stringPiece)
+		for n < len(s) && !utf8.RuneStart(s[n]) {
+			n++ // never split a character
+		}
+		piece = appendJSONChars(piece[:0], s[:n])
+		if err := o.write(piece); err != nil {
+			return err
+		}
+		s = s[n:]
+		o.nodes++
+		if o.nodes%stopCheckEvery == 0 {
+			if err := o.stopped(); err != nil {
+				return err
+			}
+		}
+	}
+	return o.write([]byte{'"'})
 }
 
 // value writes v. It reports skip=true when v has no JSON form in this mode
@@ -319,8 +356,13 @@ func primitiveString(v goja.Value) string {
 // appendJSONString appends s as a JSON string. Invalid UTF-8 (a lone
 // surrogate from a script string) becomes U+FFFD.
 func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
+	return append(appendJSONChars(dst, s), '"')
+}
+
+// appendJSONChars appends s escaped for a JSON string, without the quotes.
+func appendJSONChars(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -349,7 +391,7 @@ func appendJSONString(dst []byte, s string) []byte {
 		}
 		i += size
 	}
-	return append(dst, '"')
+	return dst
 }
 
 // appendJSONNumber formats f the way JSON.stringify does: NaN and the

@@ -237,14 +237,20 @@ func (s *workerServer) serveRun(start frame) frame {
 				_ = c.send(frame{Type: frameCalled, Name: name})
 			}
 		},
-		clockStarted: func(clock *budgetClock) { s.clock = clock },
-		clockChanged: func(stopped bool) { _ = c.send(frame{Type: frameClock, Stopped: stopped}) },
-		pump:         s.pump,
-		wake:         s.in.wake,
-		realm:        s.spare,
-		onRunner:     func(loop func()) { s.runner <- loop },
+		stateOverPipe: start.State,
+		clockStarted:  func(clock *budgetClock) { s.clock = clock },
+		clockChanged:  func(stopped bool) { _ = c.send(frame{Type: frameClock, Stopped: stopped}) },
+		pump:          s.pump,
+		wake:          s.in.wake,
+		realm:         s.spare,
+		onRunner:      func(loop func()) { s.runner <- loop },
 	}
 	s.spare = nil
+	if start.Keep != nil {
+		// The return value's parts cross as they are written, under the
+		// return value's id.
+		req.Reference = &Reference{ID: start.Keep.ID, Sink: partWriter{h: req.Host.(*pipeHost), id: returnValueID}}
+	}
 	if telemetry.Sampled(start.Trace) {
 		req.phases = &phaseLog{}
 	}
@@ -273,6 +279,28 @@ func (h *pipeHost) startCall(kind, name string, args json.RawMessage, done func(
 		// images.
 		done(CallResult{Value: f.Value, Images: make([]Image, f.Images)}, nil)
 	})
+}
+
+// part sends a piece of the value id is about to carry (framePart).
+func (h *pipeHost) part(id uint64, piece []byte) error {
+	return h.c.send(frame{Type: framePart, ID: id, Value: piece})
+}
+
+// forget tells the host to drop the parts sent under id: the value they
+// began will not be sent.
+func (h *pipeHost) forget(id uint64) { _ = h.part(id, nil) }
+
+// partWriter writes a value's pieces as parts under one id.
+type partWriter struct {
+	h  *pipeHost
+	id uint64
+}
+
+func (w partWriter) Write(piece []byte) (int, error) {
+	if err := w.h.part(w.id, piece); err != nil {
+		return 0, err
+	}
+	return len(piece), nil
 }
 
 func (h *pipeHost) CallTool(ctx context.Context, name string, args json.RawMessage) (CallResult, error) {
@@ -315,14 +343,27 @@ var errHostGone = errors.New("the host is gone")
 // the host's frames, with the result frame or an error (at once, on the
 // caller's goroutine, when the frame cannot be sent).
 func (d *dispatcher) start(c *conn, f frame, answer func(frame, error)) {
+	d.startAs(c, d.newID(), f, answer)
+}
+
+// newID numbers a call before it starts (a store sends its value's parts
+// under the call's id first).
+func (d *dispatcher) newID() uint64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.next++
+	return d.next
+}
+
+// startAs is start for a call numbered id by newID.
+func (d *dispatcher) startAs(c *conn, id uint64, f frame, answer func(frame, error)) {
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
 		answer(frame{}, errHostGone)
 		return
 	}
-	d.next++
-	f.ID = d.next
+	f.ID = id
 	d.pending[f.ID] = answer
 	d.inFlight.Store(int32(len(d.pending)))
 	d.mu.Unlock()

@@ -129,7 +129,7 @@ func startProcessWorker(opts WorkerOptions) (*Worker, error) {
 	if r, ok := reader.(interface{ wake() }); ok {
 		w.wakeReader = r.wake
 	}
-	w.conn = newConn(reader, pipeEnd(toWorkerW, nil))
+	w.conn = hostConn(reader, pipeEnd(toWorkerW, nil))
 	pid := cmd.Process.Pid
 	var once sync.Once
 	w.kill = func() {
@@ -155,7 +155,7 @@ func startInMemoryWorker() *Worker {
 	toWorkerR, toWorkerW := io.Pipe()
 	fromWorkerR, fromWorkerW := io.Pipe()
 	w := &Worker{
-		conn:   newConn(fromWorkerR, toWorkerW),
+		conn:   hostConn(fromWorkerR, toWorkerW),
 		frames: make(chan frame, 16),
 		exited: make(chan struct{}),
 		output: &headBuffer{max: 8 << 10},
@@ -169,7 +169,7 @@ func startInMemoryWorker() *Worker {
 	}
 	registerInline(w)
 	go func() {
-		c := newConn(toWorkerR, fromWorkerW)
+		c := workerConn(toWorkerR, fromWorkerW)
 		w.exitErr = serveWorker(c, newChanFrames(c), func() {})
 		toWorkerR.Close()
 		fromWorkerW.Close()

@@ -112,7 +112,10 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 // startFrame is the frame that starts req. The reachable set goes only
 // when it differs from the one this worker has.
 func (w *Worker) startFrame(req Request, limits *Limits) frame {
-	f := frame{Type: frameStart, Code: req.Code, Down: req.Tools.downServers(), Limits: limits}
+	f := frame{Type: frameStart, Code: req.Code, Down: req.Tools.downServers(), Limits: limits, State: req.State != nil}
+	if req.Reference != nil {
+		f.Keep = &keepFrame{ID: req.Reference.ID}
+	}
 	names := req.Tools.Names()
 	if w.hasTools(names) {
 		f.SameTools = true
@@ -157,6 +160,11 @@ type hostSide struct {
 	served    int  // call frames received
 	callNames []string
 	images    []Image
+
+	// values gathers the parts of values on their way (valueparts.go):
+	// those of stores, and the return value's, which go to the run's
+	// Reference. Only the connection's reader touches it.
+	values valueParts
 }
 
 // end waits for the nested calls in flight. The reader may still hold this
@@ -178,6 +186,9 @@ func (h *hostSide) during(f frame) (handled, handedOn bool) {
 	case frameClock:
 		h.clock.setIdle(f.Stopped)
 		return true, false
+	case framePart:
+		h.values.add(h, f)
+		return true, false
 	default:
 		return false, false
 	}
@@ -198,6 +209,13 @@ func (h *hostSide) during(f frame) (handled, handedOn bool) {
 			h.req.OnLog(kept)
 		}
 	case frameCall:
+		if f.Kind == callKindStore || f.Kind == callKindLoad {
+			// Not a nested call: the script's own state, served off the
+			// reader (a state may be a file or a database).
+			parts, over := h.values.take(f.ID)
+			go h.serveState(f, parts, over)
+			return true, false
+		}
 		h.called(f.Name)
 		if async, ok := h.req.Host.(AsyncHost); ok {
 			h.startCall(async, f)
@@ -245,6 +263,12 @@ func (h *hostSide) finish(f frame) Result {
 	h.mu.Lock()
 	res.Images = h.images
 	h.mu.Unlock()
+	if res.Whole != nil && res.Whole.Kept && !h.values.returnedWhole(res.Whole.Bytes) {
+		// The host does not take the worker's word for it.
+		logger := h.logger()
+		logger.Warn().Int64("bytes", res.Whole.Bytes).Msg("sandbox: the worker's return value did not arrive whole")
+		res.Whole.Kept = false
+	}
 	return res
 }
 
@@ -294,9 +318,15 @@ func (h *hostSide) startCall(host AsyncHost, f frame) {
 func (h *hostSide) answer(id uint64, kind string, res CallResult, err error) {
 	defer h.calls.Done()
 	reply := frame{Type: frameResult, ID: id, Value: res.Value, Error: errMessage(err), BusyWait: busyWaitAllowed()}
-	if kind != callKindSearch {
+	if kind == callKindTool {
 		reply.Images = len(res.Images)
 		h.keepImages(res.Images)
+	}
+	if kind != callKindLoad && len(reply.Value) > maxFrameSize {
+		// A tool's value larger than a worker's own frames is more than
+		// a script should be handed at once; a loaded value is the
+		// script's own and crosses whatever its size.
+		reply.Value, reply.Error = nil, msgResultTooLarge
 	}
 	if err := h.w.conn.send(reply); err == errFrameTooLarge {
 		_ = h.w.conn.send(frame{Type: frameResult, ID: id, Error: msgResultTooLarge})

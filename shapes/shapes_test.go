@@ -185,3 +185,32 @@ func TestStoreRejectsValuesSmuggledIntoTheFile(t *testing.T) {
 		t.Fatalf("a value-like name from the file reached the note: %q", got)
 	}
 }
+
+// Sample reads a kept value's shape: a string as text, anything else as
+// structured content, a large one from a bounded prefix with the same shape
+// a whole reading gives.
+func TestSampleOfAKeptValue(t *testing.T) {
+	if got := Sample([]byte(`"plain words"`)).String(); got != "text" {
+		t.Errorf("string: %q", got)
+	}
+	if got := Sample([]byte(`"{\"a\":1}"`)).String(); got != "text, JSON { a: number }" {
+		t.Errorf("string holding JSON: %q", got)
+	}
+	var b strings.Builder
+	b.WriteString("[")
+	for i := 0; i < 200000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"id":%d,"title":"issue %d","labels":["bug","ui"]}`, i, i)
+	}
+	b.WriteString("]")
+	big := []byte(b.String())
+	if len(big) <= maxJSONText {
+		t.Fatalf("the large value is only %d bytes", len(big))
+	}
+	small := []byte(`[{"id":1,"title":"issue 1","labels":["bug","ui"]}]`)
+	if got, want := Sample(big).String(), Structured(small).String(); got != want || want == "" {
+		t.Errorf("large value: %q, want %q as a whole reading gives", got, want)
+	}
+}

@@ -23,6 +23,7 @@ type metrics struct {
 	workersKilled metric.Int64Counter
 	prompts       metric.Int64Counter
 	catalogTokens metric.Int64Histogram
+	stateStored   metric.Int64Counter
 }
 
 func newMetrics(meter metric.Meter) (*metrics, error) {
@@ -47,6 +48,9 @@ func newMetrics(meter metric.Meter) (*metrics, error) {
 	m.catalogTokens, e = meter.Int64Histogram("mcpexec.catalog.tokens", metric.WithUnit("{token}"),
 		metric.WithDescription("Estimated tokens of each catalog message broadcast, by kind."),
 		metric.WithExplicitBucketBoundaries(0, 100, 250, 500, 1000, 2000, 4000, 8000, 16000))
+	err = errors.Join(err, e)
+	m.stateStored, e = meter.Int64Counter("mcpexec.state.stored", metric.WithUnit("By"),
+		metric.WithDescription("Bytes put in conversations' state: values scripts stored, and return values kept by reference, by kind."))
 	err = errors.Join(err, e)
 	return m, err
 }

@@ -66,6 +66,7 @@ const (
 	keyCatalogKind   = attribute.Key("mcpexec.catalog.kind")
 	keyServerState   = attribute.Key("mcpexec.server.state")
 	keyWaited        = attribute.Key("mcpexec.person.wait_seconds")
+	keyStateKind     = attribute.Key("mcpexec.state.kind")
 )
 
 // ExecToolName is the Exec tool's name as spans and metrics show it.
