@@ -80,6 +80,7 @@ func (a *execActor) startRemote(c actor.Context) {
 	c.Watch(r.node)
 	c.Request(r.node, &nodepb.StartRun{
 		Code: a.req.Script.Code, Tools: a.req.Script.Tools.Names(), Down: a.req.Script.Tools.Down(), Limits: limits,
+		State: r.run.HasState(), Keep: r.run.Keep(), KeepId: r.run.KeepID(),
 	})
 	context.AfterFunc(a.ctx, func() { root.Send(self, &runCancelled{}) })
 	expired := r.run.Expired()
@@ -112,6 +113,17 @@ func (a *execActor) receiveRemote(c actor.Context, m any) bool {
 	case *nodepb.ConsoleText:
 		if a.fromNode(c) {
 			r.run.Log(m.Text)
+		}
+	case *nodepb.StateCall:
+		if a.fromNode(c) {
+			go func() {
+				value, found, err := r.run.ServeState(m.Store, m.Key, m.Value)
+				r.tell(&nodepb.StateAnswer{Id: m.Id, Value: value, Found: found, Error: errMessage(err)})
+			}()
+		}
+	case *nodepb.ResultPart:
+		if a.fromNode(c) {
+			r.run.Part(m.Data)
 		}
 	case *nodepb.RunDone:
 		if !a.fromNode(c) {
@@ -225,4 +237,11 @@ func (w *nodeWaits) Pause() (resume func()) {
 			w.send(false)
 		})
 	}
+}
+
+func errMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

@@ -28,7 +28,7 @@ func ExampleRender() {
 	fmt.Println(c.Body)
 	fmt.Println(c.Shown, "of", c.Total, "truncated:", c.Truncated)
 	// Output:
-	// MCP tools callable from a script through the `tools` object, grouped by server. Call each exactly as its signature shows; the call resolves to the tool's output.
+	// MCP tools callable from a script through the `tools` object, grouped by server. Call each exactly as its signature shows; the call resolves to the tool's output. What one script stores, the next can load: `store("issues", issues)`, then `const issues = load("issues")`.
 	//
 	// // mcp__ms-365
 	// /** Send an email. */

@@ -12,7 +12,8 @@ const (
 
 	// leadText opens a non-empty catalog.
 	leadText = "MCP tools callable from a script through the `tools` object, grouped by server. " +
-		"Call each exactly as its signature shows; the call resolves to the tool's output."
+		"Call each exactly as its signature shows; the call resolves to the tool's output. " +
+		"What one script stores, the next can load: `store(\"issues\", issues)`, then `const issues = load(\"issues\")`."
 
 	// groupHeaderPrefix starts the header line of a server's group.
 	groupHeaderPrefix = "// "

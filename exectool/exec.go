@@ -59,9 +59,11 @@ var description = fmt.Sprintf(`Run a JavaScript or TypeScript script in an isola
 
 The script is the body of an async function: use await, and return a value. Type annotations are allowed and ignored. The global "tools" holds every MCP tool available in this session as an async function, under the full name the catalog gives it: await tools.<name>({ ...arguments }) resolves to the tool's output: its structured result when it has one, otherwise its text, otherwise null. Names that are not JavaScript identifiers take brackets: tools["<name>"]({ ... }). Arguments must be a plain object. Chain several calls in one script and pass results from one to the next; a failed call rejects, and try/catch lets the script go on.
 
+store(key, value) keeps a JSON value for later scripts of this conversation and load(key) returns a copy of it (undefined when there is none); a return value too long to show whole is kept the same way, under the id its note gives.
+
 `+catalogInConversation+` %s is reserved for the sandbox's own entries: when a catalog says it is partial, it shows how to search the full pool there.
 
-console.log output is returned together with the return value. Besides tools and console, the standard JavaScript built-ins and these web globals exist: setTimeout, setInterval, queueMicrotask, URL, URLSearchParams, atob, btoa, TextEncoder, TextDecoder, structuredClone, crypto.randomUUID, crypto.getRandomValues, performance.now. The sandbox has no require, import, eval, fetch, Intl, file system or network. The script runs under a time budget; tool calls that completed before a failure stay in effect.`,
+console.log output is returned together with the return value. Besides tools, console, store and load, the standard JavaScript built-ins and these web globals exist: setTimeout, setInterval, queueMicrotask, URL, URLSearchParams, atob, btoa, TextEncoder, TextDecoder, structuredClone, crypto.randomUUID, crypto.getRandomValues, performance.now. The sandbox has no require, import, eval, fetch, Intl, file system or network. The script runs under a time budget; tool calls that completed before a failure stay in effect.`,
 	fmt.Sprintf("tools[%q]", catalog.SearchNamespace))
 
 // inputSchema is the parameter schema: one required string.

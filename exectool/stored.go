@@ -18,8 +18,10 @@ type Stored struct {
 	ID, URI string
 	// Value is the whole value as JSON, as the script returned it.
 	Value json.RawMessage
-	// Chars counts the characters of its text (Text).
-	Chars int64
+	// Chars counts the characters of its text (Text), Size its bytes;
+	// MIMEType is the text's type.
+	Chars, Size int64
+	MIMEType    string
 	// Shape is the observed shape of the value, as the catalog writes
 	// shapes ("{ id: number; title: string }[]", "text"); "" when none
 	// could be read.
@@ -28,7 +30,13 @@ type Stored struct {
 
 // NewStored describes value, kept as id ("" when it is not kept).
 func NewStored(id string, value json.RawMessage, chars int64) *Stored {
-	s := &Stored{ID: id, Value: value, Chars: chars, Shape: shapes.Sample(value).String()}
+	text, mimeType := state.Text(value)
+	s := &Stored{ID: id, Value: value, Chars: chars, Size: int64(len(text)), MIMEType: mimeType}
+	if mimeType == "text/plain" {
+		s.Shape = shapes.Text(text).String()
+	} else {
+		s.Shape = shapes.Sample(value).String()
+	}
 	if id != "" {
 		s.URI = state.URI(id)
 	}
@@ -50,7 +58,7 @@ func (s *Stored) Name() string {
 
 // Description describes the value for a link to it: its size and shape.
 func (s *Stored) Description() string {
-	d := "The whole return value of an Exec script (" + state.FormatBytes(int64(len(s.Value))) + ")"
+	d := "The whole return value of an Exec script (" + state.FormatBytes(s.Size) + ")"
 	if s.Shape != "" {
 		d += "; observed shape: " + s.Shape
 	}

@@ -35,6 +35,9 @@ func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 	defer cancel()
 	ctx = tracedRequest(ctx, req)
 	ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
+	if st := g.states.of(req.Session); st != nil {
+		ctx = mcpexec.WithState(ctx, st)
+	}
 	var onProgress func(string)
 	if token := req.Params.GetProgressToken(); token != nil {
 		p := newProgress(ctx, req.Session, token)
@@ -43,6 +46,11 @@ func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 	}
 	res := g.sys.Exec(ctx, req.Params.Arguments, onProgress)
 	out := toolResult(res.OK, res.Text, res.Images)
+	if res.Stored != nil && res.Stored.URI != "" {
+		// The text shows the value's first part: the link reaches the
+		// whole, right after it.
+		out.Content = append(out.Content[:1], append([]mcp.Content{resultLink(res.Stored)}, out.Content[1:]...)...)
+	}
 	out.Meta = mcp.Meta{AuditMetaKey: res.Audit}
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/internal/slogzero"
+	"github.com/mcpexec/mcpexec/state"
 )
 
 // Options configure a Gateway.
@@ -21,6 +22,10 @@ type Options struct {
 	// Logger receives diagnostics; default: none. Over stdio it must not
 	// write to standard output, which carries the protocol.
 	Logger *zerolog.Logger
+	// State bounds each session's state: what its scripts store, and the
+	// results kept by reference. Zero fields take the state package's
+	// defaults.
+	State state.Limits
 }
 
 // refreshInterval is how often the gateway reads the tools it offers from
@@ -43,6 +48,9 @@ type Gateway struct {
 
 	mu      sync.Mutex
 	offered map[string]mcpexec.Declaration // what clients see, by name
+
+	// states holds each session's state (state.go).
+	states sessionStates
 }
 
 // supportedVersions are the protocol versions the gateway speaks: those in
@@ -65,13 +73,15 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 	if opts.Version == "" {
 		opts.Version = "devel"
 	}
-	g := &Gateway{sys: sys, logger: logger, offered: map[string]mcpexec.Declaration{}, loopDone: make(chan struct{})}
+	g := &Gateway{sys: sys, logger: logger, offered: map[string]mcpexec.Declaration{}, loopDone: make(chan struct{}),
+		states: sessionStates{limits: opts.State}}
 	g.lifetime, g.stop = context.WithCancel(context.Background())
 	g.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
 		Logger:                    slog.New(slogzero.New(logger)),
 		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 		SupportedProtocolVersions: supportedVersions,
 	})
+	g.server.AddResourceTemplate(resultTemplate, g.readResult)
 	g.refresh()
 	go g.refreshLoop()
 	return g
@@ -90,6 +100,7 @@ func (g *Gateway) Close() {
 	for ss := range g.server.Sessions() {
 		_ = ss.Close()
 	}
+	g.states.close()
 }
 
 func (g *Gateway) refreshLoop() {

@@ -1,6 +1,7 @@
 package nodes_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/mcpexec/mcpexec/internal/testcerts"
 	"github.com/mcpexec/mcpexec/pause"
 	"github.com/mcpexec/mcpexec/sandbox"
+	"github.com/mcpexec/mcpexec/state"
 )
 
 type toolFunc = func(ctx context.Context, args json.RawMessage) (sandbox.CallResult, error)
@@ -94,6 +96,35 @@ func TestRemoteRuns(t *testing.T) {
 		}})
 		if res.OK || !strings.Contains(res.Error, "time budget") {
 			t.Errorf("result %+v, want the budget failure", res)
+		}
+	})
+
+	// store and load on a node reach the state the daemon keeps, and a
+	// return value too long for the text comes back whole to the daemon.
+	t.Run("StateAndWholeValuesStayWithTheDaemon", func(t *testing.T) {
+		st := state.NewMemory(state.Limits{MaxBytes: 1 << 20})
+		run := func(code string) (sandbox.Result, []byte) {
+			var whole bytes.Buffer
+			res := d.execs.Run(context.Background(), actors.ExecRequest{Script: sandbox.Request{
+				Code: code, Tools: sandbox.NewToolSet(nil), State: st,
+				Reference: &sandbox.Reference{ID: "r1", Sink: &whole},
+				Limits:    sandbox.Limits{MaxStateBytes: st.Limits().MaxBytes},
+			}})
+			return res, whole.Bytes()
+		}
+		res, _ := run(`store("k", {a: [1, 2]}); try { store("big", "x".repeat(2 << 20)) } catch (e) { return e.message }`)
+		if !res.OK || !strings.Contains(res.Text, "1 MiB") {
+			t.Errorf("store past the bound on a node: %s", res.Text)
+		}
+		if v, ok, _ := st.Load("k"); !ok || string(v) != `{"a":[1,2]}` {
+			t.Errorf("the daemon's state holds %s (%v)", v, ok)
+		}
+		res, whole := run(`return load("k").a.length + ":" + "y".repeat(100000)`)
+		if !res.OK || res.Whole == nil || !res.Whole.Kept || len(whole) != 100004 || !strings.HasPrefix(string(whole), `"2:yyy`) {
+			t.Errorf("whole value on the daemon: %d bytes, result %+v", len(whole), res.Whole)
+		}
+		if !strings.Contains(res.Text, `load("r1")`) {
+			t.Errorf("the text does not name the kept value: %s", res.Text[len(res.Text)-200:])
 		}
 	})
 

@@ -26,7 +26,8 @@ type runActor struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	host   *nodeHost
-	waits  []func() // the daemon's person waits, open
+	state  *nodeState // nil when the run has no state
+	waits  []func()   // the daemon's person waits, open
 }
 
 // runFinished carries the run's outcome from its goroutine to the actor.
@@ -39,6 +40,10 @@ func (a *runActor) Receive(c actor.Context) {
 	case *nodepb.CallAnswer:
 		if a.fromExec(c) {
 			a.host.answer(m)
+		}
+	case *nodepb.StateAnswer:
+		if a.fromExec(c) && a.state != nil {
+			a.state.answer(m)
 		}
 	case *nodepb.PersonWait:
 		if !a.fromExec(c) {
@@ -106,6 +111,13 @@ func (a *runActor) start(c actor.Context, m *nodepb.StartRun) {
 	}
 	var ctx context.Context
 	ctx, a.cancel = context.WithCancel(context.Background())
+	if m.State {
+		a.state = &nodeState{send: send, ctx: ctx, pending: map[uint64]chan *nodepb.StateAnswer{}}
+		req.State = a.state
+	}
+	if m.Keep {
+		req.Reference = &sandbox.Reference{ID: m.KeepId, Sink: resultParts{send: send}}
+	}
 	a.done = make(chan struct{})
 	go func() {
 		defer close(a.done)
@@ -237,3 +249,66 @@ type answerError string
 func (e answerError) Error() string { return string(e) }
 
 const errNotSynchronous = answerError("The sandbox failed while running the script: the sandbox machine takes calls asynchronously.")
+
+// nodeState is the State a node's run sees: the conversation's state stays
+// with the daemon, and every store and load is a StateCall answered by a
+// StateAnswer. It waits for the answer while the run lasts.
+type nodeState struct {
+	send func(msg any)
+	ctx  context.Context // the run's: it ends when the run is aborted or the daemon is lost
+
+	mu      sync.Mutex
+	next    uint64
+	pending map[uint64]chan *nodepb.StateAnswer
+}
+
+func (s *nodeState) Store(key string, value json.RawMessage) error {
+	_, _, err := s.call(&nodepb.StateCall{Store: true, Key: key, Value: value})
+	return err
+}
+
+func (s *nodeState) Load(key string) (json.RawMessage, bool, error) {
+	return s.call(&nodepb.StateCall{Key: key})
+}
+
+func (s *nodeState) call(m *nodepb.StateCall) (json.RawMessage, bool, error) {
+	answer := make(chan *nodepb.StateAnswer, 1)
+	s.mu.Lock()
+	s.next++
+	m.Id = s.next
+	s.pending[m.Id] = answer
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.pending, m.Id)
+		s.mu.Unlock()
+	}()
+	s.send(m)
+	select {
+	case a := <-answer:
+		if a.Error != "" {
+			return nil, false, answerError(a.Error)
+		}
+		return a.Value, a.Found, nil
+	case <-s.ctx.Done():
+		return nil, false, s.ctx.Err()
+	}
+}
+
+func (s *nodeState) answer(m *nodepb.StateAnswer) {
+	s.mu.Lock()
+	answer := s.pending[m.Id]
+	s.mu.Unlock()
+	if answer != nil {
+		answer <- m
+	}
+}
+
+// resultParts sends the pieces of a return value too long for the text to
+// the daemon, in order, ahead of the run's RunDone.
+type resultParts struct{ send func(msg any) }
+
+func (r resultParts) Write(piece []byte) (int, error) {
+	r.send(&nodepb.ResultPart{Data: append([]byte(nil), piece...)})
+	return len(piece), nil
+}

@@ -2,8 +2,11 @@ package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 	"time"
+
+	"github.com/mcpexec/mcpexec/state"
 )
 
 // RemoteRun is the host's half of a run whose worker is on another machine
@@ -27,6 +30,10 @@ type RemoteRun struct {
 	served int // nested calls the node asked the host to make
 	calls  []string
 	images []Image
+	// returned counts the bytes of the return value the node passed on,
+	// returnedOver that it went past MaxKeptBytes.
+	returned     int64
+	returnedOver bool
 }
 
 // remoteGrace is how long past the worker's own hard deadline a node may
@@ -107,6 +114,57 @@ func (r *RemoteRun) KeepImages(images []Image) int {
 	return len(images)
 }
 
+// HasState reports whether the run has a state for the script's store and
+// load; Keep whether it asks for a return value too long for the text, and
+// KeepID the id that names it there.
+func (r *RemoteRun) HasState() bool { return r.req.State != nil }
+func (r *RemoteRun) Keep() bool     { return r.req.Reference != nil }
+func (r *RemoteRun) KeepID() string {
+	if r.req.Reference == nil {
+		return ""
+	}
+	return r.req.Reference.ID
+}
+
+// ServeState serves a store (value; empty removes the key) or a load of
+// the run's state for the node; the node's word is not taken for the
+// state's bound.
+func (r *RemoteRun) ServeState(store bool, key string, value json.RawMessage) (json.RawMessage, bool, error) {
+	kind := callKindLoad
+	if store {
+		kind = callKindStore
+	}
+	switch {
+	case r.req.State == nil:
+		return nil, false, plainError(msgNoState(kind))
+	case !store:
+		return r.req.State.Load(key)
+	case int64(len(value)) > r.limits.MaxStateBytes:
+		return nil, false, &state.FullError{Limit: r.limits.MaxStateBytes}
+	case len(value) > 0 && !json.Valid(value):
+		return nil, false, plainError(msgCrashed + ": the value to store did not arrive whole.")
+	}
+	return nil, false, r.req.State.Store(key, value)
+}
+
+// Part passes the next piece of the return value on to the run's
+// Reference, as far as MaxKeptBytes allows.
+func (r *RemoteRun) Part(data []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ref := r.req.Reference
+	switch {
+	case ref == nil || ref.Sink == nil || r.returnedOver:
+	case r.returned+int64(len(data)) > r.limits.MaxKeptBytes:
+		r.returnedOver = true
+	default:
+		r.returned += int64(len(data))
+		if _, err := ref.Sink.Write(data); err != nil {
+			r.returnedOver = true
+		}
+	}
+}
+
 // Finish ends the run with the node's Result, carrying the images the host
 // kept.
 func (r *RemoteRun) Finish(res Result) Result {
@@ -114,6 +172,9 @@ func (r *RemoteRun) Finish(res Result) Result {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	res.Images = r.images
+	if res.Whole != nil && res.Whole.Kept && (r.returnedOver || r.returned != res.Whole.Bytes) {
+		res.wholeLost() // the host does not take the node's word for it
+	}
 	return res
 }
 

@@ -170,6 +170,15 @@ func (x *execution) truncationNote(chars int, whole *Whole) string {
 	return msgResultTruncated(chars)
 }
 
+// wholeLost marks a return value said to be kept whole as not kept, and
+// says so: the text names where it would be.
+func (r *Result) wholeLost() {
+	whole := *r.Whole
+	whole.Kept = false
+	r.Whole = &whole
+	r.Text += "\n\n" + msgWholeLost
+}
+
 // fail builds a failure Result that keeps the console output written before
 // the failure (EDGE-9).
 func (x *execution) fail(reason string) Result {

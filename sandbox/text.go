@@ -61,6 +61,7 @@ const (
 	msgWorkerUnavailable   = "The sandbox could not be started, so the script did not run."
 	msgResultTooLarge      = "The tool returned more data than can be passed to the script."
 	msgStateUnreadable     = "The stored value could not be read."
+	msgWholeLost           = "[the whole return value did not arrive from the sandbox, so only the first part above can be read]"
 )
 
 func msgNoState(function string) string {

@@ -267,7 +267,7 @@ func (h *hostSide) finish(f frame) Result {
 		// The host does not take the worker's word for it.
 		logger := h.logger()
 		logger.Warn().Int64("bytes", res.Whole.Bytes).Msg("sandbox: the worker's return value did not arrive whole")
-		res.Whole.Kept = false
+		res.wholeLost()
 	}
 	return res
 }

@@ -57,6 +57,17 @@ type execResult struct {
 	Summary   string      `json:"summary"`
 	Calls     []string    `json:"calls"`
 	Audit     execAudit   `json:"audit"`
+	Stored    *execStored `json:"stored"`
+}
+
+// execStored is the whole return value in the --json output.
+type execStored struct {
+	URI      string          `json:"uri"`
+	ID       string          `json:"id"`
+	Chars    int             `json:"chars"`
+	MIMEType string          `json:"mimeType"`
+	Shape    string          `json:"shape"`
+	Value    json.RawMessage `json:"value"`
 }
 
 // execAudit is the call audit of the --json output.
@@ -68,6 +79,17 @@ type execAudit struct {
 		Bytes      int     `json:"bytes"`
 	} `json:"calls"`
 	Omitted int `json:"omitted"`
+	State   *struct {
+		Stores      int `json:"stores"`
+		StoredBytes int `json:"storedBytes"`
+		Loads       int `json:"loads"`
+		LoadedBytes int `json:"loadedBytes"`
+	} `json:"state"`
+	Result *struct {
+		URI     string   `json:"uri"`
+		Bytes   int      `json:"bytes"`
+		Dropped []string `json:"dropped"`
+	} `json:"result"`
 }
 
 // execImage is one image of the --json output, its data in base64.

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/exectool"
 	"github.com/mcpexec/mcpexec/permissions"
+	"github.com/mcpexec/mcpexec/state"
 )
 
 // maxScriptBytes bounds a script read from a file or standard input.
@@ -53,6 +54,13 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 	if err != nil {
 		return err
 	}
+	if f.state != "" {
+		st, err := state.OpenDir(f.state, f.limitFlags.stateLimits())
+		if err != nil {
+			return err
+		}
+		ctx = mcpexec.WithState(ctx, st)
+	}
 	var res mcpexec.ExecResult
 	switch {
 	case live != nil:
@@ -73,7 +81,7 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 			return err
 		}
 	} else {
-		writeExecResult(c.stdout, c.out, res)
+		writeExecResult(c.stdout, c.out, res, f.state)
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -146,8 +154,22 @@ type execJSON struct {
 	Summary   string      `json:"summary"`
 	Calls     []string    `json:"calls"`
 	// Audit is the call audit: each nested call's tool, outcome,
-	// durationMs and bytes.
+	// durationMs and bytes; what the script stored; the result kept.
 	Audit exectool.Audit `json:"audit"`
+	// Stored is the whole return value when the text shows only its
+	// first part.
+	Stored *storedJSON `json:"stored,omitempty"`
+}
+
+// storedJSON is a whole return value in the --json output.
+type storedJSON struct {
+	// URI and ID name it in the --state directory; empty without one.
+	URI      string          `json:"uri,omitempty"`
+	ID       string          `json:"id,omitempty"`
+	Chars    int64           `json:"chars"`
+	MIMEType string          `json:"mimeType"`
+	Shape    string          `json:"shape,omitempty"`
+	Value    json.RawMessage `json:"value"`
 }
 
 type execImage struct {
@@ -166,6 +188,9 @@ func writeExecJSON(w io.Writer, res mcpexec.ExecResult) error {
 	if out.Calls == nil {
 		out.Calls = []string{}
 	}
+	if st := res.Stored; st != nil {
+		out.Stored = &storedJSON{URI: st.URI, ID: st.ID, Chars: st.Chars, MIMEType: st.MIMEType, Shape: st.Shape, Value: st.Value}
+	}
 	data, err := json.Marshal(out)
 	if err != nil {
 		return err
@@ -176,8 +201,9 @@ func writeExecJSON(w io.Writer, res mcpexec.ExecResult) error {
 
 // writeExecResult prints a result for a person: the tool block a host would
 // show (the collapsed line, the tool name alone, marked with the outcome,
-// then the result summary), and exactly the text the model receives.
-func writeExecResult(w io.Writer, st style, res mcpexec.ExecResult) {
+// then the result summary), exactly the text the model receives, and where
+// the whole return value is when the text shows only its first part.
+func writeExecResult(w io.Writer, st style, res mcpexec.ExecResult, stateDir string) {
 	mark := st.good("✓")
 	if !res.OK {
 		mark = st.bad("✗")
@@ -190,6 +216,16 @@ func writeExecResult(w io.Writer, st style, res mcpexec.ExecResult) {
 		fmt.Fprintln(w, st.bold("Images attached"))
 		for _, img := range res.Images {
 			fmt.Fprintf(w, "  %s, %d bytes\n", img.MIMEType, len(img.Data))
+		}
+	}
+	if stored := res.Stored; stored != nil {
+		fmt.Fprintln(w, st.bold("Whole return value"))
+		size := state.FormatBytes(stored.Size)
+		if stored.URI != "" {
+			fmt.Fprintf(w, "  %s, %s (%s), kept in %s: load(%q) in a script run with --state %s\n",
+				stored.URI, size, stored.MIMEType, stateDir, stored.ID, stateDir)
+		} else {
+			fmt.Fprintf(w, "  %s (%s), not kept: --json prints it whole, --state DIR keeps it for the next script\n", size, stored.MIMEType)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/catalog"
 	"github.com/mcpexec/mcpexec/sandbox"
+	"github.com/mcpexec/mcpexec/state"
 )
 
 // errUsage reports a command line that cannot be run; the message has been
@@ -116,12 +117,19 @@ type limitFlags struct {
 	timeout  time.Duration
 	maxCalls int
 	memoryMB int
+	stateMB  int
 }
 
 func addLimitFlags(fs *flag.FlagSet, f *limitFlags) {
 	fs.DurationVar(&f.timeout, "timeout", sandbox.DefaultTimeout, "wall-clock budget of a script run; also bounds the wait for the servers to start")
 	fs.IntVar(&f.maxCalls, "max-calls", sandbox.DefaultMaxCalls, "cap on a script's nested calls")
 	fs.IntVar(&f.memoryMB, "memory-mb", sandbox.DefaultMemoryLimit>>20, "memory cap of a script's worker process, in MiB")
+	fs.IntVar(&f.stateMB, "state-mb", state.DefaultMaxBytes>>20, "bound of a conversation's state, in MiB: on what its scripts store, and apart on the results kept by reference")
+}
+
+// stateLimits are the bounds of a conversation's state the flags ask for.
+func (f limitFlags) stateLimits() state.Limits {
+	return state.Limits{MaxBytes: int64(f.stateMB) << 20, MaxResultBytes: int64(f.stateMB) << 20}
 }
 
 func (f limitFlags) check(fs *flag.FlagSet) error {
@@ -132,6 +140,8 @@ func (f limitFlags) check(fs *flag.FlagSet) error {
 		return usageError(fs, "--max-calls must be positive")
 	case f.memoryMB < minMemoryMB:
 		return usageError(fs, "--memory-mb must be at least %d: below that a worker process cannot start", minMemoryMB)
+	case f.stateMB <= 0:
+		return usageError(fs, "--state-mb must be positive")
 	}
 	return nil
 }
@@ -155,9 +165,10 @@ type execFlags struct {
 	script  string  // a file, or "-" for standard input
 	ask     askMode // "" = decide from the terminal
 	jsonOut bool
+	state   string // the state directory; "" = none
 }
 
-const execSynopsis = "[--servers FILE] [--settings FILE] [--timeout D] [--max-calls N] [--memory-mb N] [--ask allow|deny|prompt] [--json] [--trace-args] [--verbose] (--script FILE | -)"
+const execSynopsis = "[--servers FILE] [--settings FILE] [--state DIR] [--state-mb N] [--timeout D] [--max-calls N] [--memory-mb N] [--ask allow|deny|prompt] [--json] [--trace-args] [--verbose] (--script FILE | -)"
 
 func parseExecFlags(p *program, args []string, errOut io.Writer) (execFlags, error) {
 	var f execFlags
@@ -167,7 +178,9 @@ func parseExecFlags(p *program, args []string, errOut io.Writer) (execFlags, err
 	fs.StringVar(&f.script, "script", "", "the script `FILE` to run; or give - to read it from standard input")
 	addLimitFlags(fs, &f.limitFlags)
 	fs.StringVar(&ask, "ask", "", "answer permission questions and servers' questions: allow, deny or prompt (default: prompt on a terminal, deny otherwise); allow accepts a server's form with its defaults when they complete it")
-	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON object: ok, text, images, summary, calls, audit")
+	fs.BoolVar(&f.jsonOut, "json", false, "print one JSON object: ok, text, images, summary, calls, audit, and the whole return value when the text shows only its first part")
+	fs.StringVar(&f.state, "state", "", "keep the script's state in `DIR` for the next exec given the same DIR: what it stores (store, load), "+
+		"and a return value too long for the text, kept by reference (default: none; store and load then throw)")
 	addTelemetryFlags(fs, &f.telemetryFlags)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -254,7 +267,7 @@ type serveFlags struct {
 	nodes        nodeFlags
 }
 
-const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] " +
+const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
 	"[--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE] [--metrics ADDR] [--trace-args] [--verbose]"
 
 // tokenEnv names the environment variable holding the HTTP bearer token:

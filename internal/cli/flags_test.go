@@ -10,7 +10,7 @@ import (
 )
 
 // defaultLimits are the limits the flags default to: the library's own.
-var defaultLimits = limitFlags{timeout: 30 * time.Second, maxCalls: 100, memoryMB: 512}
+var defaultLimits = limitFlags{timeout: 30 * time.Second, maxCalls: 100, memoryMB: 512, stateMB: 64}
 
 func TestParseExecFlags(t *testing.T) {
 	tests := []struct {
@@ -23,11 +23,11 @@ func TestParseExecFlags(t *testing.T) {
 		{"stdin before flags", []string{"-", "--json", "--ask", "allow"}, execFlags{script: "-", jsonOut: true, ask: askAllow, limitFlags: defaultLimits}},
 		{"everything", []string{
 			"--servers", "s.json", "--settings", "set.json", "--timeout", "2s", "--max-calls", "3",
-			"--memory-mb", "256", "--ask", "prompt", "--json", "--verbose", "--script", "x.js",
+			"--memory-mb", "256", "--ask", "prompt", "--json", "--verbose", "--script", "x.js", "--state", "st", "--state-mb", "8",
 		}, execFlags{
 			poolFlags:  poolFlags{servers: "s.json", settings: "set.json", verbose: true},
-			limitFlags: limitFlags{timeout: 2 * time.Second, maxCalls: 3, memoryMB: 256},
-			ask:        askPrompt, jsonOut: true, script: "x.js",
+			limitFlags: limitFlags{timeout: 2 * time.Second, maxCalls: 3, memoryMB: 256, stateMB: 8},
+			ask:        askPrompt, jsonOut: true, script: "x.js", state: "st",
 		}},
 		{"oauth", []string{
 			"--oauth-tokens", "tokens", "--open-browser", "--oauth-port", "8976", "--auth-wait", "1m", "-",
@@ -65,6 +65,7 @@ func TestParseExecFlagsRejectsBadLines(t *testing.T) {
 		{[]string{"--max-calls", "-1", "-"}, "--max-calls"},
 		{[]string{"--memory-mb", "-5", "-"}, "--memory-mb"},
 		{[]string{"--memory-mb", "64", "-"}, "at least 128"},
+		{[]string{"--state-mb", "0", "-"}, "--state-mb must be positive"},
 		{[]string{"--bogus", "-"}, "not defined"},
 	}
 	for _, tt := range tests {

@@ -78,7 +78,7 @@ func (t *tour) exec(ctx context.Context, s *mcpexec.System, code string) (mcpexe
 	live := &liveSummary{w: t.c.stdout, st: t.st}
 	res := s.Exec(ctx, args, live.update)
 	live.stop()
-	writeExecResult(t.c.stdout, t.st, res)
+	writeExecResult(t.c.stdout, t.st, res, "")
 	return res, ctx.Err()
 }
 
