@@ -20,7 +20,7 @@ var heavyPackages = []string{
 // purePackages hold the rules of the system as plain functions; they must
 // build, and be tested and reused, without any of heavyPackages.
 var purePackages = []string{
-	"catalog", "broadcast", "declare", "exectool", "permissions", "settings", "shapes", "toolpool", "elicit", "pause",
+	"catalog", "broadcast", "declare", "exectool", "permissions", "settings", "shapes", "state", "toolpool", "elicit", "pause",
 }
 
 // deps lists every package pkg depends on, itself included.

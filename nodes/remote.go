@@ -20,6 +20,13 @@ const (
 	SandboxKind = "sandbox"
 )
 
+// maxMessageSize bounds a batch of messages between a daemon and a node.
+// gRPC's default of 4 MiB would refuse a tool's value, a stored value or a
+// loaded one that a run on one machine passes whole (up to the bounds of
+// the state and of the pool's replies), and a refused message breaks the
+// connection. The peers are authenticated (mutual TLS).
+const maxMessageSize = 1 << 30
+
 // remoteConfig is protoactor's remote on listen (host:port) over mutual
 // TLS, with extra options.
 func remoteConfig(listen string, tlsConfig *tls.Config, options ...remote.ConfigOption) (*remote.Config, error) {
@@ -36,8 +43,9 @@ func remoteConfig(listen string, tlsConfig *tls.Config, options ...remote.Config
 	}
 	creds := credentials.NewTLS(tlsConfig)
 	options = append(options,
-		remote.WithServerOptions(grpc.Creds(creds)),
-		remote.WithDialOptions(grpc.WithTransportCredentials(creds)),
+		remote.WithServerOptions(grpc.Creds(creds), grpc.MaxRecvMsgSize(maxMessageSize), grpc.MaxSendMsgSize(maxMessageSize)),
+		remote.WithDialOptions(grpc.WithTransportCredentials(creds),
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessageSize), grpc.MaxCallSendMsgSize(maxMessageSize))),
 	)
 	cfg := remote.Configure(host, port, options...)
 	// A peer that cannot be reached is given up on after one attempt:

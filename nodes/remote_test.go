@@ -102,7 +102,7 @@ func TestRemoteRuns(t *testing.T) {
 	// store and load on a node reach the state the daemon keeps, and a
 	// return value too long for the text comes back whole to the daemon.
 	t.Run("StateAndWholeValuesStayWithTheDaemon", func(t *testing.T) {
-		st := state.NewMemory(state.Limits{MaxBytes: 1 << 20})
+		st := state.NewMemory(state.Limits{MaxBytes: 16 << 20})
 		run := func(code string) (sandbox.Result, []byte) {
 			var whole bytes.Buffer
 			res := d.execs.Run(context.Background(), actors.ExecRequest{Script: sandbox.Request{
@@ -112,12 +112,17 @@ func TestRemoteRuns(t *testing.T) {
 			}})
 			return res, whole.Bytes()
 		}
-		res, _ := run(`store("k", {a: [1, 2]}); try { store("big", "x".repeat(2 << 20)) } catch (e) { return e.message }`)
-		if !res.OK || !strings.Contains(res.Text, "1 MiB") {
+		res, _ := run(`store("k", {a: [1, 2]}); try { store("big", "x".repeat(17 << 20)) } catch (e) { return e.message }`)
+		if !res.OK || !strings.Contains(res.Text, "16 MiB") {
 			t.Errorf("store past the bound on a node: %s", res.Text)
 		}
 		if v, ok, _ := st.Load("k"); !ok || string(v) != `{"a":[1,2]}` {
 			t.Errorf("the daemon's state holds %s (%v)", v, ok)
+		}
+		// Values larger than a gRPC message's default bound cross too.
+		res, _ = run(`store("mid", "z".repeat(6 << 20)); return load("mid").length`)
+		if !res.OK || res.Text != "6291456" {
+			t.Errorf("a 6 MiB value stored and loaded on a node: %s", res.Text)
 		}
 		res, whole := run(`return load("k").a.length + ":" + "y".repeat(100000)`)
 		if !res.OK || res.Whole == nil || !res.Whole.Kept || len(whole) != 100004 || !strings.HasPrefix(string(whole), `"2:yyy`) {

@@ -25,6 +25,15 @@
 // text with V8's messages. Positions in errors and stacks are
 // the script's own, as written.
 //
+// Beside tools the script sees store(key, value) and load(key), synchronous
+// functions that reach the conversation's state its host keeps
+// (Request.State), values crossing as tool results do. A return value too
+// long for the model's text reaches the host whole through
+// Request.Reference, the text showing its first part and naming where the
+// rest is. A value that leaves whole (a stored value, a return value kept
+// by reference) streams out as it is serialized, in parts, never held as
+// JSON beside the object graph it comes from (valuestream.go).
+//
 // The run owns its runtime on one goroutine with a small event loop: host
 // calls execute off that goroutine (a worker's calls as frames answered on
 // its connection's reader, an in-process Host's on goroutines of their own)
