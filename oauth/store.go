@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 
 	"golang.org/x/oauth2"
+
+	"github.com/mcpexec/mcpexec/internal/atomicfile"
 )
 
 // Grant is what a server's authorization leaves behind: the token, and the
@@ -92,29 +94,5 @@ func (s FileStore) Save(_ context.Context, server string, g *Grant) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(s.Dir, ".grant-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename: nothing left to remove
-	// CreateTemp makes the file 0600; say so in case that ever changes.
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), s.path(server))
+	return atomicfile.Write(s.path(server), data)
 }

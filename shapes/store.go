@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+
+	"github.com/mcpexec/mcpexec/internal/atomicfile"
 )
 
 // CacheDirEnv overrides the directory DefaultDir returns.
@@ -184,7 +186,7 @@ func (s *Store) save() {
 	data, err := json.Marshal(storeFile{Format: storeFormat, Records: s.records})
 	s.mu.Unlock()
 	if err == nil {
-		err = writeFileAtomic(s.path, data)
+		err = atomicfile.Write(s.path, data)
 	}
 	if err != nil {
 		s.warn(fmt.Errorf("observed result shapes: not saved to %s: %w", s.path, err))
@@ -204,25 +206,6 @@ func (s *Store) prune() {
 	for _, id := range ids[:len(ids)-maxRecords] {
 		delete(s.records, id)
 	}
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), fileName+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // gone after the rename; cleans up on failure
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // valid reports whether a note read from a file holds only what a note can

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/mcpexec/mcpexec/internal/atomicfile"
 )
 
 // Backend holds a conversation's entries: bytes under names. A State calls
@@ -134,23 +136,7 @@ func (d *DirBackend) Put(name string, value []byte) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(d.dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // gone after the rename; cleans up on failure
-	w := bufio.NewWriter(tmp)
-	_, _ = w.Write(header)
-	_ = w.WriteByte('\n')
-	_, _ = w.Write(value)
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), d.path(name))
+	return atomicfile.Write(d.path(name), header, []byte{'\n'}, value)
 }
 
 func (d *DirBackend) Delete(name string) error {
