@@ -32,6 +32,12 @@ type Request struct {
 	// OnLog, if set, receives console output as the script writes it, as
 	// far as the log cap keeps it. It runs on the run's goroutine.
 	OnLog func(text string)
+	// OnWaiting, if set, hears each time the run starts and stops waiting
+	// on people alone: a nested call waits for a person (see package
+	// pause) and the script is idle, with nothing to do until an answer
+	// comes. It runs under the budget clock's lock: keep it short. A worker
+	// run reports it; a run in this process does not.
+	OnWaiting func(waiting bool)
 	// Logger receives the run's own diagnostics (never the script's output).
 	Logger *zerolog.Logger
 

@@ -34,6 +34,7 @@ const (
 	msgCallLimit       = "Call limit reached: this run may make no more tool calls, so this call was not made. Calls already made stay in effect."
 	msgOverBudget      = "Terminated: the script ran over its time budget. Tool calls that had already completed stay in effect."
 	msgAborted         = "Aborted: the run was cancelled before it finished. Tool calls that had already completed stay in effect."
+	msgExpired         = "Expired: the run waited longer than it may for the user's answer, so it was cancelled, and the calls waiting for the answer did not run. Tool calls that had already completed stay in effect."
 	msgNeverSettles    = "Terminated: the script is waiting on a promise that nothing can settle (no tool call or timer is pending). Tool calls that had already completed stay in effect."
 	msgImport          = "import() is not available: the sandbox cannot load modules. Reach MCP tools through the tools global."
 	msgImportStatement = "import statements are not available: the sandbox cannot load modules. Reach MCP tools through the tools global."
@@ -58,6 +59,7 @@ const (
 	msgWorkerStackOverflow = "The sandbox process stopped: the script nested too deeply. Tool calls that had already completed stay in effect."
 	msgWorkerCrashed       = "The sandbox process stopped unexpectedly. Tool calls that had already completed stay in effect."
 	msgWorkerUnavailable   = "The sandbox could not be started, so the script did not run."
+	msgAllWorkersParked    = "Every sandbox is held by a run that waits for the user's answer, so the script did not run. Once the user answers or cancels one of those runs, try again."
 	msgResultTooLarge      = "The tool returned more data than can be passed to the script."
 )
 

@@ -33,7 +33,7 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 	// The host's own budget, a grace past the worker's, is the one that
 	// holds when the worker does not stop: it stops only while a person
 	// wait is open here and the worker says its clock has stopped.
-	clock := newBudgetClock(limits.Timeout+killGrace, nil)
+	clock := newBudgetClock(limits.Timeout+killGrace, req.OnWaiting)
 	defer clock.finish()
 	hostCtx, cancel := context.WithCancel(ctx)
 	h := &hostSide{w: w, req: req, limits: limits, clock: clock}
