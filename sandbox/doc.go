@@ -12,10 +12,10 @@
 // The script sees tools and console: tools.mcp__server__tool(args) is a
 // nested call that the run forwards to its Host as plain JSON, and
 // tools["$codemode"].search({ query }) searches the pool. Beside the
-// standard built-ins it also sees the web globals that are safe in a
-// sandbox (timers, queueMicrotask, URL, URLSearchParams, atob, btoa,
-// TextEncoder, TextDecoder, structuredClone, crypto, performance), made in
-// its realm the first time it touches one. Every function the script can
+// standard built-ins it also sees the JavaScript platform of package
+// jsplatform (the web globals that are safe in a sandbox, repairs of the
+// engine's built-ins), installed in its realm with the run's timers, each
+// part made the first time the script touches it. Every function the script can
 // reach is created in the run's own runtime, every code-generation path
 // throws EvalError, and values cross the boundary only as plain data: JSON
 // in, JSON out, built afresh on each side. Errors the script catches speak

@@ -1,9 +1,6 @@
 package sandbox
 
 import (
-	_ "embed"
-	"strings"
-
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 )
@@ -21,8 +18,7 @@ type realm struct {
 	objectPrototype *goja.Object
 	arrayPrototype  *goja.Object
 	errorCtor       goja.Value
-	toPrimitive     goja.Value          // of tool results, once made (conversion.go)
-	converters      conversionFunctions // once made (conversion.go)
+	toPrimitive     goja.Value // of tool results, once made (conversion.go)
 	// log receives each console line's arguments: the console is made
 	// with the realm, before the run (and its sink) is known.
 	log func(args []goja.Value)
@@ -100,125 +96,4 @@ func (r *realm) rejected(message string) goja.Value {
 	p, _, reject := r.vm.NewPromise()
 	_ = reject(r.newError(message))
 	return r.vm.ToValue(p)
-}
-
-// engineRepairs mend goja's built-ins where they differ from what scripts
-// rely on. Each runs only in a run whose code mentions what it mends: it
-// touches an intrinsic goja builds lazily, and building one costs a
-// trivial run more than the repair is worth when the script never uses it.
-var engineRepairs = []struct {
-	mentions string
-	program  *goja.Program
-}{
-	// goja lacks the well-known symbol for async iteration; the transform's
-	// lowered for await and async generators look it up by this name.
-	{"asyncIterator", goja.MustCompile("repair-async-iterator.js", `Object.defineProperty(Symbol, 'asyncIterator', {
-		value: Symbol('Symbol.asyncIterator'), writable: false, configurable: false, enumerable: false,
-	});`, true)},
-	// goja's typed array from refuses a string source, which is iterable:
-	// Uint8Array.from(atob(data), (c) => c.charCodeAt(0)) is how scripts
-	// decode base64.
-	{".from(", goja.MustCompile("repair-typed-array-from.js", `(function () {
-		'use strict';
-		const TypedArray = Object.getPrototypeOf(Uint8Array);
-		const typedFrom = TypedArray.from, arrayFrom = Array.from;
-		Object.defineProperty(TypedArray, 'from', {
-			value: { from(source, ...rest) {
-				return typedFrom.call(this, typeof source === 'string' ? arrayFrom.call(Array, source) : source, ...rest);
-			} }.from,
-			writable: true, configurable: true, enumerable: false,
-		});
-	})();`, true)},
-	// goja's Number.prototype.toLocaleString ignores the locale: Node's
-	// default (English) groups thousands and keeps at most three fraction
-	// digits. English locales and the fraction-digit and grouping options
-	// are formatted as Node does; anything else keeps goja's answer.
-	{"toLocaleString", goja.MustCompile("repair-number-locale.js", numberLocaleRepair, true)},
-	// goja's JSON.parse words malformed text as Go's decoder does, twice
-	// with Go internals; the repair throws V8's SyntaxError instead.
-	{"JSON.parse", goja.MustCompile("repair-json-parse.js", jsonParseRepair, true)},
-}
-
-// jsonParseRepair is JSON.parse with V8's error messages.
-//
-//go:embed jsonparse.js
-var jsonParseRepair string
-
-const numberLocaleRepair = `(function (number) {
-	'use strict';
-	const original = Number.prototype.toLocaleString;
-	const valueOf = Number.prototype.valueOf;
-	const known = { minimumFractionDigits: true, maximumFractionDigits: true, useGrouping: true };
-	const english = (locales) => {
-		const first = Array.isArray(locales) ? locales[0] : locales;
-		return first === undefined || (typeof first === 'string' && /^en(-|$)/i.test(first));
-	};
-	// plainDigits writes a non-negative number's shortest decimal form
-	// without an exponent, as [whole, fraction].
-	const plainDigits = (abs) => {
-		const [mantissa, exp = '0'] = String(abs).split('e');
-		const [w, f = ''] = mantissa.split('.');
-		let digits = w + f, point = w.length + Number(exp);
-		if (point <= 0) { digits = '0'.repeat(1 - point) + digits; point = 1; }
-		if (point > digits.length) digits += '0'.repeat(point - digits.length);
-		return [digits.slice(0, point), digits.slice(point)];
-	};
-	// round rounds half away from zero at max fraction digits, on the
-	// shortest decimal form, as Intl does.
-	const round = (abs, max) => {
-		let [whole, fraction] = plainDigits(abs);
-		if (fraction.length <= max) return [whole, fraction.padEnd(max, '0')];
-		const up = fraction[max] >= '5';
-		let digits = (whole + fraction.slice(0, max)).split('');
-		if (up) {
-			let i = digits.length - 1;
-			while (i >= 0 && digits[i] === '9') { digits[i] = '0'; i--; }
-			if (i < 0) digits.unshift('1'); else digits[i] = String(Number(digits[i]) + 1);
-		}
-		digits = digits.join('');
-		return [digits.slice(0, digits.length - max) || '0', digits.slice(digits.length - max)];
-	};
-	Object.defineProperty(Number.prototype, 'toLocaleString', {
-		value: { toLocaleString(locales, options) {
-			const n = valueOf.call(this);
-			const opts = options === undefined ? {} : options;
-			if (!english(locales) || typeof opts !== 'object' || opts === null ||
-				Object.keys(opts).some((k) => !known[k]) || !(Math.abs(n) < 1e21)) {
-				return original.call(this, locales, options);
-			}
-			const min = opts.minimumFractionDigits === undefined ? 0 : number(opts.minimumFractionDigits);
-			const max = opts.maximumFractionDigits === undefined ? Math.max(min, 3) : number(opts.maximumFractionDigits);
-			if (!(min >= 0 && min <= 100 && max >= min && max <= 100)) {
-				throw new RangeError('maximumFractionDigits value is out of range.');
-			}
-			const [whole, fraction] = round(Math.abs(n), max);
-			let digits = fraction;
-			while (digits.length > min && digits[digits.length - 1] === '0') digits = digits.slice(0, -1);
-			const grouped = opts.useGrouping === false ? whole : whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-			const negative = n < 0 || Object.is(n, -0);
-			return (negative ? '-' : '') + grouped + (digits ? '.' + digits : '');
-		} }.toLocaleString,
-		writable: true, configurable: true, enumerable: false,
-	});
-})`
-
-// repair runs the engine repairs that code needs. A repair whose program
-// is a function is called with the sandbox's conversion of script values
-// to numbers (conversion.go).
-func (r *realm) repair(code string) error {
-	for _, fix := range engineRepairs {
-		if !strings.Contains(code, fix.mentions) {
-			continue
-		}
-		v, err := r.vm.RunProgram(fix.program)
-		if err != nil {
-			return err
-		}
-		if install, ok := goja.AssertFunction(v); ok {
-			if _, err := install(goja.Undefined(), r.conversions().number); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

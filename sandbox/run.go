@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/rs/zerolog"
 
+	"github.com/mcpexec/mcpexec/jsplatform"
 	"github.com/mcpexec/mcpexec/pause"
 )
 
@@ -174,8 +175,9 @@ type execution struct {
 	ready     []completion
 	readyHead int
 
-	console consoleLog
-	timers  timers
+	console  consoleLog
+	timers   timers
+	platform *jsplatform.Platform
 	// rejections are the Errors that rejected nested calls, for the
 	// description of one left uncaught.
 	rejections map[*goja.Object]rejection
@@ -273,7 +275,7 @@ func (x *execution) execute() (res Result) {
 	}
 	r.log = x.logLine
 	x.installTools()
-	if err := x.installLazyGlobals(); err != nil {
+	if err := x.installPlatform(); err != nil {
 		x.logger.Error().Err(err).Msg("sandbox: globals failed")
 		return x.fail(msgCrashed + ".")
 	}
@@ -285,7 +287,7 @@ func (x *execution) execute() (res Result) {
 	if err != nil {
 		return x.fail(err.Error())
 	}
-	if err := r.repair(js); err != nil {
+	if err := x.platform.Prepare(js); err != nil {
 		x.logger.Error().Err(err).Msg("sandbox: engine repair failed")
 		return x.fail(msgCrashed + ".")
 	}

@@ -44,7 +44,6 @@ const (
 	msgIntl            = "Intl is not available in the sandbox. Format numbers with toFixed and dates with toISOString."
 	msgTimerCallback   = "The first argument of setTimeout and setInterval must be a function."
 	msgMixedBigInt     = "Cannot mix BigInt and other types, use explicit conversions"
-	msgSymbolToString  = "Cannot convert a Symbol value to a string"
 	msgTooManyTimers   = "Too many timers are scheduled at once: clear timers you no longer need, or await each delay in turn."
 	msgEngineSyntax    = "SyntaxError: this syntax is not supported by the sandbox's JavaScript engine"
 	msgScriptTooLong   = "The script is too long to run. Write a shorter script: loop over data instead of spelling it out."

@@ -118,7 +118,7 @@ func (x *execution) timerDelay(v goja.Value) time.Duration {
 	if goja.IsBigInt(v) {
 		panic(x.realm.vm.NewTypeError(msgMixedBigInt))
 	}
-	ms := x.realm.toNumber(v)
+	ms := x.platform.ToNumber(v)
 	if math.IsNaN(ms) || ms < 1 {
 		return minTimerDelay
 	}
