@@ -41,6 +41,16 @@ type Request struct {
 	OnWaiting func(waiting bool)
 	// Logger receives the run's own diagnostics (never the script's output).
 	Logger *zerolog.Logger
+	// Global runs Code as global script code instead of the body of an
+	// async function: the way the test262 conformance suite runs its
+	// files (cmd/test262), in the same realm, platform and transform. The
+	// realm also gets print, which writes a console line, and $262, the
+	// suite's host hooks (global, evalScript, detachArrayBuffer; gc and
+	// createRealm throw). The run ends when no call, timer or job is
+	// pending, with no value. A failure's Error starts with its phase
+	// (GlobalParseFailure or GlobalRuntimeFailure), then, for a thrown
+	// object, its constructor's name: "runtime: TypeError: message".
+	Global bool
 
 	// announce, when set, replaces OnCall and also learns whether the call
 	// goes on to the host: a worker announces the calls that do through
@@ -281,6 +291,9 @@ func (x *execution) execute() (res Result) {
 	}
 
 	prepare.end(false)
+	if x.req.Global {
+		return x.executeGlobal()
+	}
 	compiling := x.req.phases.begin(phaseCompile)
 	prog, js, err := compileCached(x.req.Code)
 	compiling.end(err != nil)

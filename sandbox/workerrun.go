@@ -112,7 +112,7 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 // startFrame is the frame that starts req. The reachable set goes only
 // when it differs from the one this worker has.
 func (w *Worker) startFrame(req Request, limits *Limits) frame {
-	f := frame{Type: frameStart, Code: req.Code, Down: req.Tools.downServers(), Limits: limits}
+	f := frame{Type: frameStart, Code: req.Code, Global: req.Global, Down: req.Tools.downServers(), Limits: limits}
 	names := req.Tools.Names()
 	if w.hasTools(names) {
 		f.SameTools = true
