@@ -12,34 +12,12 @@ import (
 	"github.com/mcpexec/mcpexec/state"
 )
 
-// prompterKey is the context key of WithPrompter.
-type prompterKey struct{}
-
 // WithPrompter returns ctx carrying p: the permission questions of the calls
 // made under ctx (an Exec run's nested calls, a CallFlat) go to p instead of
 // Options.Prompter. A server with several clients uses it to ask the person
 // whose request made the call.
 func WithPrompter(ctx context.Context, p permissions.Prompter) context.Context {
-	return context.WithValue(ctx, prompterKey{}, p)
-}
-
-func prompterFrom(ctx context.Context) permissions.Prompter {
-	p, _ := ctx.Value(prompterKey{}).(permissions.Prompter)
-	return p
-}
-
-// callPrompters is the Prompter the gate asks. The gate asks with a context
-// derived from the caller's, so the prompter the call was made under
-// (WithPrompter) is found there; without one, the System's own answers.
-type callPrompters struct {
-	fallback permissions.Prompter
-}
-
-func (r *callPrompters) Ask(ctx context.Context, q permissions.Question) (permissions.Answer, error) {
-	if p := prompterFrom(ctx); p != nil {
-		return p.Ask(ctx, q)
-	}
-	return r.fallback.Ask(ctx, q)
+	return permissions.WithPrompter(ctx, p)
 }
 
 // consoleKey is the context key of WithConsole.

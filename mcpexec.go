@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/rs/zerolog"
@@ -67,6 +68,10 @@ type Options struct {
 	OAuthStore oauth.Store
 	// Limits bound every Exec run; zero fields take sandbox defaults.
 	Limits sandbox.Limits
+	// ParkTimeout bounds how long a run started by StartRun waits, parked,
+	// for the answers to its questions; then it is cancelled. Zero: 15
+	// minutes.
+	ParkTimeout time.Duration
 	// CatalogBudget is the catalog budget in estimated tokens; zero takes
 	// catalog.DefaultBudget.
 	CatalogBudget int
@@ -109,16 +114,14 @@ type System struct {
 	// serversWatch follows Options.ServersFile; nil without one.
 	serversWatch *hotreload.FileWatch
 	gate         *actors.Gate
-	// prompters hands permission questions to the prompter of the call
-	// they are about (WithPrompter), or to Options.Prompter.
-	prompters   callPrompters
-	elicitor    elicit.Elicitor
-	pool        *actors.Pool     // nil without an MCP manager
-	workers     *sandbox.Workers // nil when scripts run on sandbox nodes
-	placement   *nodes.Placement // nil when scripts run here
-	execs       *actors.Execs
-	budget      int
-	broadcaster *actors.Broadcaster
+	elicitor     elicit.Elicitor
+	pool         *actors.Pool     // nil without an MCP manager
+	workers      *sandbox.Workers // nil when scripts run on sandbox nodes
+	placement    *nodes.Placement // nil when scripts run here
+	execs        *actors.Execs
+	parkTimeout  time.Duration
+	budget       int
+	broadcaster  *actors.Broadcaster
 	// funnel runs the calls: flat ones, and Exec calls on their exec
 	// actors, whose nested calls it takes through the gate and the pool.
 	funnel *actors.Funnel
@@ -156,11 +159,12 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 		logger = logger.Hook(telemetry.LogHook{})
 	}
 	s := &System{
-		telemetry: tel,
-		logger:    logger,
-		system:    actorlog.NewSystem(logger),
-		budget:    opts.CatalogBudget,
-		oauth:     &oauth.Options{Authorizer: opts.Authorizer, Store: opts.OAuthStore},
+		telemetry:   tel,
+		logger:      logger,
+		system:      actorlog.NewSystem(logger),
+		budget:      opts.CatalogBudget,
+		parkTimeout: opts.ParkTimeout,
+		oauth:       &oauth.Options{Authorizer: opts.Authorizer, Store: opts.OAuthStore},
 	}
 	defer func() {
 		if err != nil {
@@ -185,14 +189,15 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 		s.settings = hotreload.StartSession(s.system, logger)
 	}
 	s.config = s.settings
-	s.prompters.fallback = opts.Prompter
-	if s.prompters.fallback == nil {
-		s.prompters.fallback = noPrompter
+	prompter := opts.Prompter
+	if prompter == nil {
+		prompter = noPrompter
 	}
 	if s.elicitor = opts.Elicitor; s.elicitor == nil {
 		s.elicitor = noElicitor
 	}
-	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: &s.prompters, Logger: &logger, Telemetry: tel}); err != nil {
+	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: prompter, Hints: s.toolHints,
+		Logger: &logger, Telemetry: tel}); err != nil {
 		return nil, err
 	}
 	if err := s.startSandboxes(opts); err != nil {
@@ -335,6 +340,13 @@ func (s *System) Close() error {
 		if s.serversWatch != nil {
 			errs = append(errs, s.serversWatch.Close())
 		}
+		if s.execs != nil {
+			// A parked run's budget is stopped: it would hold its worker
+			// until it expired.
+			ctx, cancel := context.WithTimeout(context.Background(), closeRunsGrace)
+			s.execs.CancelAll(ctx)
+			cancel()
+		}
 		if s.workers != nil {
 			errs = append(errs, s.workers.Close())
 		}
@@ -358,6 +370,9 @@ func (s *System) Close() error {
 	})
 	return s.closeErr
 }
+
+// closeRunsGrace bounds Close's wait for the runs it cancels.
+const closeRunsGrace = 10 * time.Second
 
 // noPrompter answers for a System with no one to ask: no, and how to allow
 // the call.

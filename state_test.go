@@ -103,3 +103,33 @@ func TestLargeResultIsKeptByReference(t *testing.T) {
 		t.Errorf("without a state the text names a reference: %q", res.Text[len(res.Text)-200:])
 	}
 }
+
+// A run that parks keeps its conversation's state: what it stored before
+// the question is there after it, and a result too long for the text,
+// ending on the call that resumed the run, is kept and handed over there.
+func TestParkedRunKeepsItsStateAndItsLargeResult(t *testing.T) {
+	sys, _ := parkSystem(t, `{"permissions": {"allow": ["mcp__l__ran"]}}`, mcpexec.Options{})
+	conv := state.NewMemory(state.Limits{})
+	ctx := mcpexec.WithState(context.Background(), conv)
+	res := sys.StartRun(ctx, mcpexec.DeclareOptions{}, codeArgs(`
+		store("before", 1);
+		await tools.mcp__l__write({key: "k"});
+		return "w".repeat(100000);`), nil)
+	p := pending(t, res)
+	if _, ok, _ := conv.Load("before"); !ok {
+		t.Error("the store before the question is not in the state")
+	}
+	out, err := sys.ResumeRun(context.Background(), p.Run, allowAllOnce(p), nil)
+	if err != nil || !out.OK {
+		t.Fatalf("resumed: %+v, %v", out, err)
+	}
+	if out.Stored == nil || out.Stored.URI != "mcpexec://results/r1" || !strings.Contains(out.Text, `load("r1")`) {
+		t.Fatalf("resumed result: stored %+v, text %q", out.Stored, out.Text[len(out.Text)-150:])
+	}
+	if v, ok, _ := conv.Load("r1"); !ok || len(v) != 100002 {
+		t.Errorf("the state keeps %d bytes under r1 (%v)", len(v), ok)
+	}
+	if out.Audit.Result == nil || out.Audit.Result.URI != out.Stored.URI {
+		t.Errorf("audit result %+v", out.Audit.Result)
+	}
+}

@@ -25,6 +25,17 @@ func (s *System) snapshot() *pool.Snapshot {
 	return s.pool.Snapshot()
 }
 
+// toolHints is what a tool's server says about it, from the pool as it is
+// now.
+func (s *System) toolHints(name string) pool.Annotations {
+	if snap := s.snapshot(); snap != nil {
+		if t, ok := snap.Lookup(name); ok {
+			return t.Annotations
+		}
+	}
+	return pool.Annotations{}
+}
+
 // WaitReady waits until every configured server has been tried once
 // (connected, or failed and retrying), or ctx ends.
 func (s *System) WaitReady(ctx context.Context) error {

@@ -175,3 +175,87 @@ func (s *System) Exec(ctx context.Context, args json.RawMessage, onProgress func
 func (s *System) ExecFor(ctx context.Context, opts DeclareOptions, args json.RawMessage, onProgress func(summary string)) ExecResult {
 	return s.funnel.Exec(ctx, actors.ExecCall{Args: args, Agent: opts.agent(), OnLog: consoleFrom(ctx), OnProgress: onProgress, State: stateFrom(ctx)})
 }
+
+// Runs that wait for a person. An Exec run whose nested call needs the
+// person's approval, or whose server asks a question, normally waits on
+// the Prompter or the Elicitor within the call. StartRun runs it instead as
+// a run of its own that parks: the call returns a pending result carrying
+// the run's id and every question it waits on, and ResumeRun answers them
+// minutes later, from another request or channel. The run keeps its state
+// in its worker meanwhile: nothing is replayed, and nested calls made
+// before the question are never repeated.
+
+type (
+	// RunID names a run that parks; holding it lets a caller answer,
+	// resume, query or cancel the run.
+	RunID = actors.RunID
+	// RunState is where a run stands: working, input_required, completed,
+	// failed or cancelled.
+	RunState = actors.RunState
+	// Question is one question a parked run waits on: a permission
+	// question (Permission) or a server's question (Elicitation), named by
+	// its ID within the run.
+	Question = actors.Question
+	// Answer answers one Question.
+	Answer = actors.Answer
+	// Pending is a parked run: its id and its questions.
+	Pending = actors.Pending
+	// RunStatus is where a run stands now: its state, its questions while
+	// it waits, its result once ended.
+	RunStatus = actors.RunReport
+)
+
+// The states of a run.
+const (
+	RunWorking       = actors.RunWorking
+	RunInputRequired = actors.RunInputRequired
+	RunCompleted     = actors.RunCompleted
+	RunFailed        = actors.RunFailed
+	RunCancelled     = actors.RunCancelled
+)
+
+// ErrUnknownRun is the error of a run id that names no run of this System:
+// it never existed, or it ended long enough ago to be forgotten. A daemon
+// restart forgets every run.
+var ErrUnknownRun = actors.ErrUnknownRun
+
+// StartRun runs an Exec call like ExecFor, except that a question no rule
+// settles (a permission question, a server's question) does not block on
+// the Prompter or the Elicitor: the run parks, its budget clock stopped,
+// and StartRun returns a result whose Pending names the run and lists every
+// question open at that moment (the questions of calls made together, such
+// as a Promise.all, come together; each is answered on its own). A run
+// that needs no answer returns its result as ExecFor would. Cancelling ctx
+// while StartRun waits aborts the run.
+//
+// A parked run lives in this process's memory: it waits at most
+// Options.ParkTimeout for ResumeRun, after which it is cancelled and the
+// calls waiting for an answer never run; Close and a restart of the
+// process cancel it too. Calls it made before it parked stay made.
+func (s *System) StartRun(ctx context.Context, opts DeclareOptions, args json.RawMessage, onProgress func(summary string)) ExecResult {
+	park := actors.ParkOptions{Timeout: s.parkTimeout}
+	return s.funnel.Exec(ctx, actors.ExecCall{Args: args, Agent: opts.agent(), OnLog: consoleFrom(ctx), OnProgress: onProgress, Park: &park, State: stateFrom(ctx)})
+}
+
+// ResumeRun answers questions of the parked run (answers by Question.ID;
+// one left unanswered keeps waiting) and waits for the run again: the
+// result is its end, or Pending with the questions it waits on now. A run
+// that already ended gives its result again; one that expired fails saying
+// so. It fails with ErrUnknownRun only. Cancelling ctx while it waits
+// aborts the run.
+func (s *System) ResumeRun(ctx context.Context, run RunID, answers map[string]Answer, onProgress func(summary string)) (ExecResult, error) {
+	return s.funnel.Resume(ctx, actors.ResumeCall{Run: run, Answers: answers, OnLog: consoleFrom(ctx), OnProgress: onProgress})
+}
+
+// RunStatus reports where a run started by StartRun stands now, without
+// waiting.
+func (s *System) RunStatus(ctx context.Context, run RunID) (RunStatus, error) {
+	return s.execs.Status(ctx, run)
+}
+
+// CancelRun cancels a run started by StartRun: a run still going is
+// aborted (the calls waiting for an answer never run) and ends as
+// cancelled. It reports whether the run was still going.
+func (s *System) CancelRun(run RunID) bool {
+	return s.execs.Cancel(run)
+}

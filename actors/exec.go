@@ -34,13 +34,15 @@ type Execs struct {
 	// placement, when set, puts every run's sandbox actor on a sandbox
 	// node instead of on a worker of this machine.
 	placement Placement
+	// runs finds the runs that park (Start) by id.
+	runs *runRegistry
 }
 
 // NewExecs returns an Exec runner on system, borrowing workers from workers.
 func NewExecs(system *actor.ActorSystem, workers WorkerSource, logger zerolog.Logger) *Execs {
 	strategy := newSupervisor("exec", actor.StopDirective, logger)
 	return &Execs{system: system, workers: workers, logger: logger,
-		spawner: actor.NewRootContext(system, nil).WithGuardian(strategy)}
+		spawner: actor.NewRootContext(system, nil).WithGuardian(strategy), runs: newRunRegistry()}
 }
 
 // PlaceOn makes e run every script on the sandbox nodes p places it on.
@@ -61,6 +63,9 @@ type ExecRequest struct {
 	Telemetry *telemetry.Telemetry
 	// Audit, if set, collects the nested calls for the call audit.
 	Audit *exectool.AuditLog
+	// Whole, if set, is where the run's return value goes when too long
+	// for the text (its Script.Reference); the run's end keeps it.
+	Whole *wholeValue
 }
 
 // Run executes one Exec call and returns its Result as soon as the exec
@@ -99,9 +104,11 @@ var runOnce = actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive 
 	return actor.StopDirective
 })
 
-// execActor is one Exec call. It owns the run: the nested calls made so far
+// execActor is one Exec run. It owns the run: the nested calls made so far
 // (for the live summary), the calls themselves on their way to the funnel,
-// and the answer.
+// and the answer. A run that parks (Execs.Start) also has its questions and
+// callers here, in park; a plain run (Execs.Run) answers its one call on
+// reply.
 type execActor struct {
 	ctx     context.Context
 	req     ExecRequest
@@ -110,6 +117,11 @@ type execActor struct {
 	logger  zerolog.Logger
 	// remote is set when the run's sandbox actor is on a sandbox node.
 	remote *remoteRun
+	// park is set for a run that parks; such an actor stops itself (self,
+	// in system) when the run ends.
+	park   *parkedRun
+	self   *actor.PID
+	system *actor.ActorSystem
 
 	route    *execRoute
 	calls    []string
@@ -120,11 +132,15 @@ func (a *execActor) Receive(c actor.Context) {
 	if a.remote != nil && a.receiveRemote(c, c.Message()) {
 		return
 	}
+	if a.park != nil && a.park.receive(a, c, c.Message()) {
+		return
+	}
 	switch m := c.Message().(type) {
 	case *actor.Started:
+		a.self, a.system = c.Self(), c.ActorSystem()
 		script := a.req.Script
 		a.route = &execRoute{system: c.ActorSystem(), exec: c.Self(), funnel: script.Host, pending: map[*sandbox.Call]struct{}{},
-			telemetry: a.req.Telemetry, audit: a.req.Audit}
+			telemetry: a.req.Telemetry, audit: a.req.Audit, parks: a.park != nil}
 		script.Host = a.route
 		if a.remote != nil {
 			root, self, onCall := c.ActorSystem().Root, c.Self(), script.OnCall
@@ -143,10 +159,15 @@ func (a *execActor) Receive(c actor.Context) {
 		}))
 	case *callMade:
 		a.calls = append(a.calls, m.name)
-		if a.req.OnProgress != nil {
+		if a.park != nil {
+			a.park.progress(a.calls)
+		} else if a.req.OnProgress != nil {
 			a.req.OnProgress(append([]string(nil), a.calls...))
 		}
 	case *sandbox.Call:
+		if a.park != nil {
+			a.park.callStarted(a, c)
+		}
 		a.start(m)
 	case *scriptFinished:
 		a.answer(m.result)
@@ -189,10 +210,18 @@ func (a *execActor) answer(res sandbox.Result) {
 		return
 	}
 	a.answered = true
+	if a.req.Whole != nil {
+		res = a.req.Whole.finish(res, a.req.Audit, a.req.Telemetry, telemetry.Logger(a.ctx, a.logger))
+	}
 	if !res.OK {
 		// Every failure is logged (NFR-10); the model gets it as the result.
 		// A failing script is ordinary, so not a warning.
 		a.logger.Info().Ctx(a.ctx).Str("reason", res.Error).Int("calls", len(res.Calls)).Msg("exec: run failed")
+	}
+	if a.park != nil {
+		a.park.finish(a, res)
+		a.system.Root.Stop(a.self)
+		return
 	}
 	a.reply <- res
 }
@@ -210,6 +239,10 @@ type execRoute struct {
 
 	telemetry *telemetry.Telemetry
 	audit     *exectool.AuditLog
+	// parks is set for a run that parks: each call's context is marked as
+	// its own (a question it raises holds it up), and the exec actor hears
+	// when it ends.
+	parks bool
 
 	mu      sync.Mutex
 	runCtx  context.Context // whose end fails the pending calls
@@ -230,7 +263,12 @@ func (r *execRoute) Start(ctx context.Context, call *sandbox.Call) {
 
 // run executes call on the funnel and answers it.
 func (r *execRoute) run(call *sandbox.Call, logger zerolog.Logger) {
-	res, err := r.observed(r.runContext(), call.Search, call.Name, call.Args, logger)
+	ctx := r.runContext()
+	if r.parks {
+		ctx = context.WithValue(ctx, nestedCallKey{}, call)
+		defer r.system.Root.Send(r.exec, &nestedCallEnded{})
+	}
+	res, err := r.observed(ctx, call.Search, call.Name, call.Args, logger)
 	r.mu.Lock()
 	delete(r.pending, call)
 	r.mu.Unlock()
@@ -366,7 +404,7 @@ func (a *sandboxActor) run(ctx context.Context, req sandbox.Request) (res sandbo
 	defer func() { span.End(res.Outcome()) }()
 	w, err := a.workers.Acquire(ctx)
 	if err != nil {
-		return sandbox.UnavailableResult(ctx)
+		return sandbox.UnavailableResultFor(ctx, err)
 	}
 	defer a.workers.Release(w)
 	span.Acquired(w.Runs() > 0)

@@ -22,3 +22,43 @@ type callMade struct {
 type scriptFinished struct {
 	result sandbox.Result
 }
+
+// The protocol of a run that parks (Execs.Start). Its questions come from
+// its runDesk; its callers attach through Execs.Start and Execs.Resume.
+
+// questionRaised: a nested call of the run waits for an answer to q. call
+// marks the nested call that asked (nil when unknown); the answer goes to
+// reply.
+type questionRaised struct {
+	q     Question
+	call  any
+	reply chan Answer
+}
+
+// questionDropped: the call that raised a question stopped waiting for its
+// answer.
+type questionDropped struct{ raised *questionRaised }
+
+// attachRun attaches a caller (Resume) with answers to deliver first.
+type attachRun struct {
+	waiter  *runWaiter
+	answers map[string]Answer
+}
+
+// cancelRun cancels the run (Cancel, or a caller that gave up waiting).
+type cancelRun struct{}
+
+// runStatus asks for the run's report as it stands.
+type runStatus struct{ reply chan RunReport }
+
+// runWaiting: the run started or stopped waiting on people alone.
+type runWaiting struct{ waiting bool }
+
+// nestedCallEnded: one of the run's nested calls was answered.
+type nestedCallEnded struct{}
+
+// settleDue: the settle window of generation gen is over.
+type settleDue struct{ gen int }
+
+// parkExpired: the parked run of generation gen waited too long.
+type parkExpired struct{ gen int }

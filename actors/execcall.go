@@ -27,6 +27,27 @@ type ExecCall struct {
 	// load reach and where a return value too long for the text is kept by
 	// reference; nil: the conversation keeps none.
 	State *state.State
+	// Park, when set, makes the run park its questions instead of asking
+	// the Prompter and the Elicitor: the call returns a pending result
+	// (ExecResult.Pending) while the run waits for answers, which Resume
+	// gives.
+	Park *ParkOptions
+}
+
+// ResumeCall answers a parked run's questions and waits for it again.
+type ResumeCall struct {
+	Run     RunID
+	Answers map[string]Answer
+	// OnLog and OnProgress watch the run while this call waits on it.
+	OnLog      func(text string)
+	OnProgress func(summary string)
+}
+
+// Pending is a run that waits for a person's answers: its id, and every
+// question it waits on, oldest first.
+type Pending struct {
+	Run       RunID
+	Questions []Question
 }
 
 // ExecResult is the outcome of an Exec call: the result handed to the model
@@ -47,6 +68,10 @@ type ExecResult struct {
 	// part, and where the conversation keeps it; nil when Text holds it
 	// all.
 	Stored *exectool.Stored
+	// Pending is set when the run did not end but waits for a person's
+	// answers (a call made with parking): OK is then false and Text empty,
+	// and Summary says what the run did so far.
+	Pending *Pending
 }
 
 // Results of an Exec call refused before it runs, written for the model.
@@ -80,18 +105,63 @@ func (f *Funnel) Exec(ctx context.Context, call ExecCall) (res ExecResult) {
 	req := ExecRequest{Script: sandbox.Request{
 		Code: code, Tools: v.ToolSet, Host: nestedCalls{funnel: f, view: v, caller: ctx},
 		OnLog: call.OnLog, Limits: limits, Logger: &logger, Reference: whole.ref,
-	}, Telemetry: f.Telemetry, Audit: audit}
+	}, Telemetry: f.Telemetry, Audit: audit, Whole: whole}
 	if call.State != nil {
 		req.Script.State = auditedState{st: call.State, audit: audit, telemetry: f.Telemetry}
 	}
-	if onProgress := call.OnProgress; onProgress != nil {
-		req.OnProgress = func(calls []string) { onProgress(exectool.Summary(calls, false)) }
+	onProgress := summarized(call.OnProgress)
+	if call.Park != nil {
+		report := f.Execs.Start(ctx, req, *call.Park, Watch{OnProgress: onProgress, OnLog: call.OnLog})
+		res, outcome = execResultOf(report), outcomeOf(report)
+		return res
 	}
+	req.OnProgress = onProgress
 	run := f.Execs.Run(ctx, req)
 	outcome = run.Outcome()
-	stored, text := whole.finish(run, audit, f.Telemetry, logger)
-	return ExecResult{OK: run.OK, Text: text, Images: run.Images, Summary: exectool.Summary(run.Calls, !run.OK), Calls: run.Calls,
-		Audit: audit.Audit(), Stored: stored}
+	return ExecResult{OK: run.OK, Text: run.Text, Images: run.Images, Summary: exectool.Summary(run.Calls, !run.OK), Calls: run.Calls,
+		Audit: audit.Audit(), Stored: whole.stored}
+}
+
+// Resume answers the questions of a parked run (Exec with Park) and waits
+// for its next report, as Exec does: the run's end, or the questions it
+// waits on now. It fails only with ErrUnknownRun.
+func (f *Funnel) Resume(ctx context.Context, call ResumeCall) (res ExecResult, err error) {
+	ctx, span := f.Telemetry.StartExec(ctx)
+	outcome := outcomeRefused
+	defer func() { span.End(outcome, len(res.Calls)) }()
+	report, err := f.Execs.Resume(ctx, call.Run, call.Answers, Watch{OnProgress: summarized(call.OnProgress), OnLog: call.OnLog})
+	if err != nil {
+		return ExecResult{}, err
+	}
+	res, outcome = execResultOf(report), outcomeOf(report)
+	return res, nil
+}
+
+// summarized hands onProgress the live summary of the calls made so far.
+func summarized(onProgress func(string)) func([]string) {
+	if onProgress == nil {
+		return nil
+	}
+	return func(calls []string) { onProgress(exectool.Summary(calls, false)) }
+}
+
+// execResultOf is the Exec result of a run's report.
+func execResultOf(r RunReport) ExecResult {
+	if !r.State.Ended() {
+		return ExecResult{Summary: exectool.Summary(r.Calls, false), Calls: r.Calls,
+			Pending: &Pending{Run: r.ID, Questions: r.Questions}}
+	}
+	run := r.Result
+	return ExecResult{OK: run.OK, Text: run.Text, Images: run.Images, Summary: exectool.Summary(run.Calls, !run.OK), Calls: run.Calls,
+		Audit: r.Audit, Stored: r.Stored}
+}
+
+// outcomeOf is the telemetry outcome of an Exec call that got report r.
+func outcomeOf(r RunReport) string {
+	if !r.State.Ended() {
+		return telemetry.OutcomeInputRequired
+	}
+	return r.Result.Outcome()
 }
 
 // outcomeRefused is an Exec call that did not run: bad arguments, Exec

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/pause"
 	"github.com/mcpexec/mcpexec/permissions"
+	"github.com/mcpexec/mcpexec/toolpool"
 )
 
 // queryTimeout bounds a diagnostic query to the gate actor.
@@ -21,8 +22,12 @@ const queryTimeout = 5 * time.Second
 
 // GateOptions configure a Gate.
 type GateOptions struct {
-	Store    permissions.RuleStore
+	Store permissions.RuleStore
+	// Prompter asks about the calls made under no permissions.WithPrompter.
 	Prompter permissions.Prompter
+	// Hints, if set, gives what a tool's server says about it, shown with
+	// each question about a call of it.
+	Hints func(tool string) toolpool.Annotations
 	// Logger receives the gate's own reports (failed saves, crashes); quiet
 	// by default.
 	Logger *zerolog.Logger
@@ -34,7 +39,10 @@ type GateOptions struct {
 // Gate is the permission step of the execution funnel. Its Admit has the
 // shape the pool's funnel expects. Calls the rules settle never leave the
 // caller's goroutine; the rest go to the gate actor, which owns the queue of
-// questions put to the person.
+// questions put to the person. A question goes to the Prompter of the
+// call's context (permissions.WithPrompter), else to GateOptions.Prompter;
+// a permissions.ConcurrentPrompter gets its questions at once, the others
+// one at a time.
 //
 // Supervision: a crash of the gate actor answers every question it held
 // with a *permissions.PromptError (the person could not be asked), and the
@@ -61,7 +69,7 @@ func StartGate(system *actor.ActorSystem, opts GateOptions) (*Gate, error) {
 	g := &Gate{system: system, store: opts.Store, work: &sync.WaitGroup{}, tel: opts.Telemetry}
 	kept := &gateMemory{}
 	props := actor.PropsFromProducer(func() actor.Actor {
-		return newGateActor(system, opts.Store, opts.Prompter, logger, g.work, kept)
+		return newGateActor(system, opts, logger, g.work, kept)
 	})
 	g.pid = spawnSupervised(system, props, newSupervisor("gate", actor.RestartDirective, logger))
 	return g, nil

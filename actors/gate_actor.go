@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/permissions"
+	"github.com/mcpexec/mcpexec/toolpool"
 )
 
 // gateActor owns what asking needs an order for: the queue of questions and
@@ -20,7 +21,8 @@ type gateActor struct {
 	system   *actor.ActorSystem
 	self     *actor.PID
 	store    permissions.RuleStore
-	prompter permissions.Prompter
+	prompter permissions.Prompter // for calls made under no WithPrompter
+	hints    func(tool string) toolpool.Annotations
 	logger   zerolog.Logger
 	work     *sync.WaitGroup
 	kept     *gateMemory
@@ -30,8 +32,13 @@ type gateActor struct {
 	lifetime context.Context
 	stop     context.CancelFunc
 
+	// queue and current are the questions put one at a time: current is
+	// on screen, the queue waits behind it.
 	queue   []*question
 	current *question
+	// open are the questions put to concurrent prompters, each on screen
+	// from the moment it came.
+	open map[*question]struct{}
 }
 
 // gateMemory is the gate's state that outlives a restart.
@@ -45,6 +52,8 @@ type gateMemory struct {
 type question struct {
 	ask     *askPermission
 	replyTo *actor.PID
+	// prompter is who is asked: the call's, or the gate's own.
+	prompter permissions.Prompter
 	// withdraw stops watching the asker's context.
 	withdraw func() bool
 	// cancel ends the prompt's context while the question is on screen.
@@ -74,11 +83,11 @@ type errPromptPanicked struct{ value any }
 
 func (e errPromptPanicked) Error() string { return fmt.Sprintf("the prompter panicked: %v", e.value) }
 
-func newGateActor(system *actor.ActorSystem, store permissions.RuleStore, prompter permissions.Prompter, logger zerolog.Logger, work *sync.WaitGroup, kept *gateMemory) *gateActor {
+func newGateActor(system *actor.ActorSystem, opts GateOptions, logger zerolog.Logger, work *sync.WaitGroup, kept *gateMemory) *gateActor {
 	lifetime, stop := context.WithCancel(context.Background())
 	return &gateActor{
-		system: system, store: store, prompter: prompter, logger: logger, work: work, kept: kept,
-		lifetime: lifetime, stop: stop,
+		system: system, store: opts.Store, prompter: opts.Prompter, hints: opts.Hints, logger: logger, work: work, kept: kept,
+		lifetime: lifetime, stop: stop, open: map[*question]struct{}{},
 	}
 }
 
@@ -87,9 +96,13 @@ func (a *gateActor) Receive(c actor.Context) {
 	case *actor.Started:
 		a.self = c.Self()
 	case *askPermission:
-		q := &question{ask: msg, replyTo: c.Sender()}
+		q := &question{ask: msg, replyTo: c.Sender(), prompter: permissions.PrompterFor(msg.ctx, a.prompter)}
 		self, system := a.self, a.system
 		q.withdraw = context.AfterFunc(msg.ctx, func() { system.Root.Send(self, &questionWithdrawn{q: q}) })
+		if _, concurrent := q.prompter.(permissions.ConcurrentPrompter); concurrent {
+			a.askNow(q)
+			return
+		}
 		a.queue = append(a.queue, q)
 		a.next()
 	case *questionWithdrawn:
@@ -136,6 +149,20 @@ func (a *gateActor) next() {
 	}
 }
 
+// askNow puts a question to a concurrent prompter at once, unless the rules
+// settle it by now.
+func (a *gateActor) askNow(q *question) {
+	switch decision, denied := permissions.Check(a.effective(), q.ask.tool); decision {
+	case permissions.Allow:
+		a.reply(q, nil)
+	case permissions.Deny:
+		a.reply(q, denied)
+	default:
+		a.open[q] = struct{}{}
+		a.startPrompt(q)
+	}
+}
+
 // effective is the store's configuration plus the unsaved "allow always"
 // answers.
 func (a *gateActor) effective() messages.Config {
@@ -153,9 +180,15 @@ func (a *gateActor) startPrompt(q *question) {
 	ctx, cancel := context.WithCancel(q.ask.ctx)
 	stopWithGate := context.AfterFunc(a.lifetime, cancel)
 	q.cancel = func() { stopWithGate(); cancel() }
-	a.current = q
+	if _, open := a.open[q]; !open {
+		a.current = q
+	}
 	system, self := a.system, a.self
-	question := permissions.NewQuestion(a.effective(), q.ask.tool, q.ask.args)
+	var hints toolpool.Annotations
+	if a.hints != nil {
+		hints = a.hints(q.ask.tool)
+	}
+	question := permissions.NewQuestion(a.effective(), q.ask.tool, q.ask.args, hints)
 	a.work.Add(1)
 	go func() {
 		defer a.work.Done()
@@ -166,16 +199,19 @@ func (a *gateActor) startPrompt(q *question) {
 			}
 			system.Root.Send(self, finished)
 		}()
-		finished.answer, finished.err = a.prompter.Ask(ctx, question)
+		finished.answer, finished.err = q.prompter.Ask(ctx, question)
 	}()
 }
 
 func (a *gateActor) finishPrompt(msg *promptFinished) {
-	q := a.current
-	if q == nil || q != msg.q {
+	q := msg.q
+	if _, open := a.open[q]; open {
+		delete(a.open, q)
+	} else if q == a.current {
+		a.current = nil
+	} else {
 		return
 	}
-	a.current = nil
 	q.cancel()
 	if q.answered {
 		return
@@ -234,7 +270,7 @@ func (a *gateActor) finishSave(msg *ruleSaved) {
 // the screen (its prompt's context has ended with the asker's; the next
 // prompt starts when the Prompter has returned).
 func (a *gateActor) withdrawn(q *question) {
-	if a.current == q {
+	if _, open := a.open[q]; open || a.current == q {
 		a.reply(q, q.ask.ctx.Err())
 		return
 	}
@@ -264,6 +300,11 @@ func (a *gateActor) shutdown(failed func(*question) error) {
 		a.reply(q, failed(q))
 		a.current = nil
 	}
+	for q := range a.open {
+		q.cancel()
+		a.reply(q, failed(q))
+	}
+	clear(a.open)
 	for _, q := range a.queue {
 		a.reply(q, failed(q))
 	}

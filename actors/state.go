@@ -50,6 +50,8 @@ type wholeValue struct {
 	st  *state.State // nil: the call has no state
 	ref *sandbox.Reference
 	buf bytes.Buffer
+	// stored is the whole value once the run ended with one (finish).
+	stored *exectool.Stored
 }
 
 // newWholeValue prepares a run's Reference, under an id reserved in st
@@ -67,16 +69,18 @@ func newWholeValue(st *state.State, limits *sandbox.Limits) *wholeValue {
 }
 
 // finish keeps the run's return value in the state when it is too long for
-// the text, and returns it for the host (nil when the text holds it all),
-// with the text as the model reads it: a result dropped to make room, or a
-// value that could not be kept after all, is said there.
-func (w *wholeValue) finish(run sandbox.Result, audit *exectool.AuditLog, tel *telemetry.Telemetry, logger zerolog.Logger) (*exectool.Stored, string) {
-	text := run.Text
+// the text, and sets w.stored to it for the host (nil when the text holds
+// it all); it returns the result with the text as the model reads it: a
+// result dropped to make room, or a value that could not be kept after
+// all, is said there. The exec actor calls it once, as the run ends,
+// whichever call (the one that started the run, or the one that resumed
+// it) learns the end.
+func (w *wholeValue) finish(run sandbox.Result, audit *exectool.AuditLog, tel *telemetry.Telemetry, logger zerolog.Logger) sandbox.Result {
 	if !run.OK || run.Whole == nil || !run.Whole.Kept {
 		if w.st != nil {
 			w.st.Release(w.ref.ID)
 		}
-		return nil, text
+		return run
 	}
 	value := json.RawMessage(w.buf.Bytes())
 	id := w.ref.ID
@@ -86,16 +90,16 @@ func (w *wholeValue) finish(run sandbox.Result, audit *exectool.AuditLog, tel *t
 		if dropped, err = w.st.Keep(id, value); err != nil {
 			// The text names the reference: say it did not come about.
 			logger.Warn().Err(err).Str("result", id).Msg("exec: the return value could not be kept")
-			text += "\n\n" + msgNotKept(id, err)
+			run.Text += "\n\n" + msgNotKept(id, err)
 			w.st.Release(id)
 			id = ""
 		}
 		if len(dropped) > 0 {
-			text += "\n\n" + msgDropped(dropped)
+			run.Text += "\n\n" + msgDropped(dropped)
 		}
 	}
-	stored := exectool.NewStored(id, value, run.Whole.Chars)
-	record := exectool.ResultRecord{URI: stored.URI, Bytes: int64(len(value))}
+	w.stored = exectool.NewStored(id, value, run.Whole.Chars)
+	record := exectool.ResultRecord{URI: w.stored.URI, Bytes: int64(len(value))}
 	for _, d := range dropped {
 		record.Dropped = append(record.Dropped, state.URI(d))
 	}
@@ -103,7 +107,7 @@ func (w *wholeValue) finish(run sandbox.Result, audit *exectool.AuditLog, tel *t
 	if id != "" {
 		tel.StateStored(telemetry.StateResult, len(value))
 	}
-	return stored, text
+	return run
 }
 
 // msgDropped tells the model which earlier results were dropped to make

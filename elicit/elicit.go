@@ -78,6 +78,40 @@ type Func func(ctx context.Context, r Request) (Response, error)
 // Elicit calls f.
 func (f Func) Elicit(ctx context.Context, r Request) (Response, error) { return f(ctx, r) }
 
+// route holds the Elicitor WithElicitor put in a context; its address tells
+// two routes apart without comparing Elicitors.
+type route struct{ e Elicitor }
+
+type routeKey struct{}
+
+// WithElicitor returns ctx carrying e: the questions a server asks about
+// the calls made under ctx go to e instead of the pool's own Elicitor. A
+// gateway with several clients uses it to ask the client whose request made
+// the call; a run that parks uses it to hold the questions until an answer
+// arrives in a later request.
+func WithElicitor(ctx context.Context, e Elicitor) context.Context {
+	return context.WithValue(ctx, routeKey{}, &route{e: e})
+}
+
+// Route is who answers the questions about the calls made under a context,
+// as WithElicitor set it; two calls made under the same WithElicitor have
+// equal Routes.
+type Route struct{ r *route }
+
+// RouteOf is the route of ctx; its Elicitor is nil when ctx has none.
+func RouteOf(ctx context.Context) Route {
+	r, _ := ctx.Value(routeKey{}).(*route)
+	return Route{r: r}
+}
+
+// Elicitor is the route's Elicitor, or nil.
+func (r Route) Elicitor() Elicitor {
+	if r.r == nil {
+		return nil
+	}
+	return r.r.e
+}
+
 // Unattended is the Elicitor of a host with no one to ask: it declines
 // every question with reason.
 func Unattended(reason string) Elicitor {

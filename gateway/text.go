@@ -38,7 +38,11 @@ func questionMessage(q permissions.Question) string {
 	if r := []rune(args); len(r) > maxPreview {
 		args = string(r[:maxPreview]) + "…"
 	}
-	return fmt.Sprintf("A script run by Exec wants to call %s with %s. Allow it?", q.Tool, args)
+	tool := q.Tool
+	if h := permissions.DescribeHints(q.Hints); h != "" {
+		tool += " (its server says: " + h + ")"
+	}
+	return fmt.Sprintf("A script run by Exec wants to call %s with %s. Allow it?", tool, args)
 }
 
 // questionSchema is the form: the answer, and an optional reason the model

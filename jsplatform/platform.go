@@ -32,7 +32,7 @@ type Platform struct {
 	globals  map[string]goja.Value // the lazy globals made so far
 	web      *goja.Object          // what web.js made, once made
 	convert  conversions           // once made
-	prepared []bool                // per repair, already run
+	prepared []bool                // per part made on demand, already made
 }
 
 // TimerNames are the globals Config.Timer makes.
@@ -47,7 +47,7 @@ func Install(vm *goja.Runtime, cfg Config) (*Platform, error) {
 		vm:       vm,
 		cfg:      cfg,
 		globals:  make(map[string]goja.Value),
-		prepared: make([]bool, len(repairs)),
+		prepared: make([]bool, len(parts)),
 	}
 	if cfg.Now == nil {
 		start := time.Now()
@@ -63,15 +63,16 @@ func Install(vm *goja.Runtime, cfg Config) (*Platform, error) {
 	return p, nil
 }
 
-// Prepare runs the repairs that code needs, each once per runtime. Call it
-// with the JavaScript about to run, before running it.
+// Prepare makes the parts that code needs (repairs of goja's built-ins,
+// built-ins goja lacks), each once per runtime. Call it with the
+// JavaScript about to run, before running it.
 func (p *Platform) Prepare(code string) error {
-	for i, fix := range repairs {
-		if p.prepared[i] || !fix.neededBy(code) {
+	for i, part := range parts {
+		if p.prepared[i] || !part.neededBy(code) {
 			continue
 		}
 		p.prepared[i] = true
-		if err := fix.install(p); err != nil {
+		if err := part.install(p); err != nil {
 			return err
 		}
 	}

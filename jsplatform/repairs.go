@@ -7,21 +7,22 @@ import (
 	"github.com/dop251/goja"
 )
 
-// repair mends one of goja's built-ins where it differs from what scripts
-// rely on. It runs only for code that mentions what it mends (Prepare): it
-// touches an intrinsic goja builds lazily, and building one costs a trivial
-// run more than the repair is worth when the script never uses it.
-type repair struct {
-	// mentions: the repair runs for code that contains any of them.
+// onDemand is a part of the platform made in a realm only for code that
+// mentions what it makes or mends (Prepare): a repair of one of goja's
+// built-ins, or a built-in goja lacks. It touches an intrinsic goja builds
+// lazily, and building one costs a trivial run more than the part is worth
+// when the script never uses it.
+type onDemand struct {
+	// mentions: the part is made for code that contains any of them.
 	mentions []string
 	// program is compiled once per process. When its value is a function,
 	// it is called with the platform's conversion to a number.
 	program func() *goja.Program
 }
 
-func (r repair) neededBy(code string) bool { return mentionsAny(code, r.mentions) }
+func (r onDemand) neededBy(code string) bool { return mentionsAny(code, r.mentions) }
 
-func (r repair) install(p *Platform) error {
+func (r onDemand) install(p *Platform) error {
 	v, err := p.vm.RunProgram(r.program())
 	if err != nil {
 		return err
@@ -47,10 +48,13 @@ var jsonParseSource string
 //go:embed numberlocale.js
 var numberLocaleSource string
 
-var repairs = []repair{
+// repairs mend goja's built-ins where they differ from what scripts rely
+// on. They come before the built-ins (builtins.go), which rely on them.
+var repairs = []onDemand{
 	// goja lacks the well-known symbol for async iteration; the transform's
-	// lowered for await and async generators look it up by this name.
-	{[]string{"asyncIterator"}, compiled("repair-async-iterator.js", `Object.defineProperty(Symbol, 'asyncIterator', {
+	// lowered for await and async generators look it up by this name, and
+	// so does Array.fromAsync.
+	{[]string{"asyncIterator", "fromAsync"}, compiled("repair-async-iterator.js", `Object.defineProperty(Symbol, 'asyncIterator', {
 		value: Symbol('Symbol.asyncIterator'), writable: false, configurable: false, enumerable: false,
 	});`)},
 	// goja's typed array from refuses a string source, which is iterable:

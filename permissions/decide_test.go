@@ -10,6 +10,7 @@ import (
 	"github.com/mcpexec/mcpexec/internal/fixtures"
 	"github.com/mcpexec/mcpexec/messages"
 	"github.com/mcpexec/mcpexec/permissions"
+	"github.com/mcpexec/mcpexec/toolpool"
 )
 
 // Proves PERM-1.
@@ -197,10 +198,10 @@ func BenchmarkDecide(b *testing.B) {
 
 func TestNewQuestionNamesTheAskRuleThatAsksEveryTime(t *testing.T) {
 	cfg := messages.Config{Ask: []string{"mcp__gh__create_issue"}, Allow: []string{"mcp__gh"}}
-	if q := permissions.NewQuestion(cfg, "mcp__gh__create_issue", nil); q.AskRule != "mcp__gh__create_issue" {
+	if q := permissions.NewQuestion(cfg, "mcp__gh__create_issue", nil, toolpool.Annotations{}); q.AskRule != "mcp__gh__create_issue" {
 		t.Errorf("ask rule = %q", q.AskRule)
 	}
-	if q := permissions.NewQuestion(cfg, "mcp__other__x", nil); q.AskRule != "" {
+	if q := permissions.NewQuestion(cfg, "mcp__other__x", nil, toolpool.Annotations{}); q.AskRule != "" {
 		t.Errorf("no rule, but ask rule = %q", q.AskRule)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpexec/mcpexec/messages"
+	"github.com/mcpexec/mcpexec/toolpool"
 )
 
 // Question is what the person is asked: may Tool run with Args?
@@ -18,11 +19,16 @@ type Question struct {
 	// "allow always" then saves a rule that takes effect only once the ask
 	// rule is removed: a Prompter should say so.
 	AskRule string
+	// Hints are what the tool's server says about it (read-only,
+	// destructive, ...), for the person to see what is being approved; the
+	// zero value when it said nothing. They are never a reason to allow.
+	Hints toolpool.Annotations
 }
 
-// NewQuestion is the Question for a call of tool under cfg.
-func NewQuestion(cfg messages.Config, tool string, args json.RawMessage) Question {
-	q := Question{Tool: tool, Args: args}
+// NewQuestion is the Question for a call of tool under cfg, with the tool's
+// hints.
+func NewQuestion(cfg messages.Config, tool string, args json.RawMessage, hints toolpool.Annotations) Question {
+	q := Question{Tool: tool, Args: args, Hints: hints}
 	if v := decide(cfg, tool); v.list == askList {
 		q.AskRule = v.rule
 	}
@@ -86,6 +92,35 @@ func Rejected(tool string, a Answer) *DeniedError {
 // ignored.
 type Prompter interface {
 	Ask(ctx context.Context, q Question) (Answer, error)
+}
+
+// ConcurrentPrompter is a Prompter that can hold any number of questions
+// open at once: the gate hands it each question as it comes, instead of one
+// at a time behind the questions before it. A run that parks its questions
+// until an answer arrives in a later request is one; a terminal that shows
+// one prompt at a time is not.
+type ConcurrentPrompter interface {
+	Prompter
+	// HoldsManyQuestions marks the Prompter as concurrent.
+	HoldsManyQuestions()
+}
+
+// prompterKey is the context key of WithPrompter.
+type prompterKey struct{}
+
+// WithPrompter returns ctx carrying p: the questions about the calls made
+// under ctx go to p instead of the gate's own Prompter.
+func WithPrompter(ctx context.Context, p Prompter) context.Context {
+	return context.WithValue(ctx, prompterKey{}, p)
+}
+
+// PrompterFor is the Prompter the questions of calls made under ctx go to:
+// the one WithPrompter put there, else fallback.
+func PrompterFor(ctx context.Context, fallback Prompter) Prompter {
+	if p, ok := ctx.Value(prompterKey{}).(Prompter); ok && p != nil {
+		return p
+	}
+	return fallback
 }
 
 // PrompterFunc adapts a function to Prompter.

@@ -1,6 +1,11 @@
 package permissions
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpexec/mcpexec/toolpool"
+)
 
 // Every sentence here can reach the model (through a denied call's error) or
 // the person (through a prompt or a log). Keep them English, stable for the
@@ -46,3 +51,26 @@ func promptFailedMessage(tool string) string {
 }
 
 const gateStoppedMessage = "the permission gate has stopped"
+
+// DescribeHints says in a few words what a tool's server says about it
+// ("read-only", "destructive", "idempotent", "reaches the outside world"),
+// for a person approving a call; "" when the server said nothing that
+// matters for an approval.
+func DescribeHints(h toolpool.Annotations) string {
+	var words []string
+	switch {
+	case h.ReadOnly != nil && *h.ReadOnly:
+		words = append(words, "read-only")
+	case h.Destructive != nil && *h.Destructive:
+		words = append(words, "destructive")
+	case h.Destructive != nil:
+		words = append(words, "not destructive")
+	}
+	if h.Idempotent != nil && *h.Idempotent && (h.ReadOnly == nil || !*h.ReadOnly) {
+		words = append(words, "idempotent")
+	}
+	if h.OpenWorld != nil && *h.OpenWorld {
+		words = append(words, "reaches the outside world")
+	}
+	return strings.Join(words, ", ")
+}

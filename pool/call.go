@@ -61,7 +61,8 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	if debugging(m.log) {
 		askForCallLogs(params)
 	}
-	defer srv.calls.add(ctx, name)()
+	ctx, done := srv.calls.add(ctx, name)
+	defer done()
 	callCtx, reply := withRawReply(ctx)
 	res, err := live.session.CallTool(callCtx, params)
 	if err != nil {

@@ -28,8 +28,14 @@ type callInFlight struct {
 	tool string
 }
 
-// add records a call until the returned function is called.
-func (f *inflight) add(ctx context.Context, tool string) (done func()) {
+// askingCallKey marks the context of a call in flight: a question that
+// arrives under it (a server that asks by returning input_required, which
+// the SDK's client answers within the call) is known to be that call's.
+type askingCallKey struct{}
+
+// add records a call until done is called, and returns ctx marked as that
+// call's.
+func (f *inflight) add(ctx context.Context, tool string) (_ context.Context, done func()) {
 	c := &callInFlight{ctx: ctx, tool: tool}
 	f.mu.Lock()
 	if f.calls == nil {
@@ -37,7 +43,7 @@ func (f *inflight) add(ctx context.Context, tool string) (done func()) {
 	}
 	f.calls[c] = struct{}{}
 	f.mu.Unlock()
-	return func() {
+	return context.WithValue(ctx, askingCallKey{}, c), func() {
 		f.mu.Lock()
 		delete(f.calls, c)
 		f.mu.Unlock()
@@ -54,12 +60,28 @@ func (f *inflight) list() []*callInFlight {
 	return out
 }
 
-// elicit answers a server's elicitation/create with the person's answer
-// through Options.Elicitor. While the person answers, the budget clocks of
-// the server's calls in flight are stopped; when all of those calls have
-// ended (an Exec aborted, a call timed out) the question is cancelled.
+// elicit answers a server's elicitation/create with the person's answer.
+// The question is about the call it arrived under when the SDK says so (a
+// server that asks by returning input_required), else about every call of
+// the server in flight (a server that sends the request on its own: MCP
+// does not say which call asked). It goes to the Elicitor those calls were
+// made under (elicit.WithElicitor), when they agree on one, else to
+// Options.Elicitor. While the person answers, the budget clocks of those
+// calls are stopped; when all of them have ended (an Exec aborted, a call
+// timed out) the question is cancelled.
 func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 	calls := s.calls.list()
+	if c, ok := ctx.Value(askingCallKey{}).(*callInFlight); ok {
+		calls = []*callInFlight{c}
+	}
+	elicitor := s.elicitorFor(calls)
+	if len(calls) == 1 {
+		// The question belongs to the call: it is asked with the call's
+		// context values (whose question it is), and ends with it.
+		var stop func() bool
+		ctx, stop = withCancelFrom(calls[0].ctx, ctx)
+		defer stop()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := elicit.Request{Server: s.cfg.Name, Mode: req.Params.Mode, Message: req.Params.Message,
@@ -90,7 +112,7 @@ func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		slices.Sort(r.Tools)
 	}
 	asked := time.Now()
-	resp, err := s.m.opts.Elicitor.Elicit(ctx, r)
+	resp, err := elicitor.Elicit(ctx, r)
 	for _, c := range calls {
 		telemetry.PersonAnswered(c.ctx, "elicitation", string(resp.Action), time.Since(asked))
 	}
@@ -118,4 +140,34 @@ func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		log.Info().Str("reason", resp.Reason).Msg("a server's question was cancelled")
 	}
 	return &mcp.ElicitResult{Action: string(elicit.Cancel)}, nil
+}
+
+// elicitorFor is who answers a question about calls: the Elicitor they were
+// all made under, else the pool's own.
+func (s *server) elicitorFor(calls []*callInFlight) elicit.Elicitor {
+	var route elicit.Route
+	for i, c := range calls {
+		r := elicit.RouteOf(c.ctx)
+		if i > 0 && r != route {
+			s.m.log.Info().Str("server", s.cfg.Name).
+				Msg("a server asked a question while calls made for different clients were in flight; the default answers it")
+			return s.m.opts.Elicitor
+		}
+		route = r
+	}
+	if e := route.Elicitor(); e != nil {
+		return e
+	}
+	return s.m.opts.Elicitor
+}
+
+// withCancelFrom returns a context with the values of base that ends when
+// base or also ends; stop releases it.
+func withCancelFrom(base, also context.Context) (context.Context, func() bool) {
+	ctx, cancel := context.WithCancel(base)
+	stop := context.AfterFunc(also, cancel)
+	return ctx, func() bool {
+		cancel()
+		return stop()
+	}
 }

@@ -134,3 +134,29 @@ func TestEverythingElicitationGetsTheSchemaDefaults(t *testing.T) {
 		t.Errorf("fields = %+v", fields[:4])
 	}
 }
+
+// A question goes to the Elicitor its call was made under, when it has one:
+// a gateway asks the client whose request made the call, a run that parks
+// holds it.
+func TestElicitationGoesToTheCallsElicitor(t *testing.T) {
+	var fallback, routed []elicit.Request
+	m := start(t, []pool.ServerConfig{contentServer("c")}, pool.Options{
+		Elicitor: answering(elicit.Response{Action: elicit.Decline}, &fallback),
+	})
+	ctx := elicit.WithElicitor(context.Background(),
+		answering(elicit.Response{Action: elicit.Accept, Content: map[string]any{"name": "Ada", "count": 1}}, &routed))
+	res, err := m.Call(ctx, "mcp__c__ask", raw(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fallback) != 0 || len(routed) != 1 {
+		t.Fatalf("the pool's Elicitor was asked %d times, the call's %d; want 0 and 1", len(fallback), len(routed))
+	}
+	if !strings.Contains(string(res.JSON), `"name":"Ada"`) {
+		t.Errorf("the server received %s, want the call's Elicitor's answer", res.JSON)
+	}
+	// Without one, the pool's own answers.
+	if res, err := m.Call(context.Background(), "mcp__c__ask", raw(`{}`)); err != nil || string(res.JSON) != `{"action":"decline"}` {
+		t.Errorf("res = %s, %v", res.JSON, err)
+	}
+}

@@ -325,7 +325,7 @@ func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *wire
 
 // fromSDK re-encodes a tool the SDK decoded (schema key order is lost).
 func fromSDK(t *mcp.Tool) Tool {
-	out := Tool{Leaf: t.Name, Description: t.Description}
+	out := Tool{Leaf: t.Name, Description: t.Description, Annotations: annotationsOf(t.Annotations)}
 	if t.InputSchema != nil {
 		out.InputSchema, _ = json.Marshal(t.InputSchema)
 	}
@@ -333,6 +333,24 @@ func fromSDK(t *mcp.Tool) Tool {
 		out.OutputSchema, _ = json.Marshal(t.OutputSchema)
 	}
 	return out
+}
+
+// annotationsOf copies a tool's annotations as the SDK decoded them.
+func annotationsOf(a *mcp.ToolAnnotations) Annotations {
+	if a == nil {
+		return Annotations{}
+	}
+	return Annotations{Title: a.Title, ReadOnly: hint(a.ReadOnlyHint), Destructive: a.DestructiveHint,
+		Idempotent: hint(a.IdempotentHint), OpenWorld: a.OpenWorldHint}
+}
+
+// hint is a boolean annotation the SDK decodes without "not given": only
+// true says something.
+func hint(b bool) *bool {
+	if !b {
+		return nil
+	}
+	return &b
 }
 
 // normalize makes an explicit JSON null schema the same as an absent one.

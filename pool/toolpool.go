@@ -15,6 +15,8 @@ type (
 	Exclude = toolpool.Exclude
 	// ServerDown is a configured server that is not connected, and why.
 	ServerDown = toolpool.ServerDown
+	// Annotations are a tool's behaviour as its server describes it.
+	Annotations = toolpool.Annotations
 )
 
 // Build is the pool constructor (see toolpool.Build).

@@ -278,6 +278,7 @@ func rawTools(raw json.RawMessage) (map[string]Tool, error) {
 			Description  string          `json:"description"`
 			InputSchema  json.RawMessage `json:"inputSchema"`
 			OutputSchema json.RawMessage `json:"outputSchema"`
+			Annotations  Annotations     `json:"annotations"`
 		}
 		if err := json.Unmarshal(entry, &t); err != nil {
 			continue
@@ -285,7 +286,8 @@ func rawTools(raw json.RawMessage) (map[string]Tool, error) {
 		if _, dup := out[t.Name]; dup {
 			continue
 		}
-		out[t.Name] = Tool{Leaf: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+		out[t.Name] = Tool{Leaf: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
+			Annotations: t.Annotations}
 	}
 	return out, nil
 }

@@ -78,10 +78,11 @@ func TestISO2_LockdownCannotBeUndone(t *testing.T) {
 		try { Object.defineProperty(proto, "constructor", { value: 1 }); } catch (e) { attempts.push("define"); }
 		try { delete proto.constructor; } catch (e) { attempts.push("delete"); }
 		try { globalThis.eval = 1; } catch (e) { attempts.push("eval"); }
-		let still = "";
+		let still = "", evalStill = "";
 		try { proto.constructor("return 1"); } catch (e) { still = e.name; }
-		return { still, sameThrower: proto.constructor === Function && Function === eval };`)
-	wantValue(t, res, `{"still":"EvalError","sameThrower":true}`)
+		try { eval("1"); } catch (e) { evalStill = e.name; }
+		return { still, evalStill, sameThrower: proto.constructor === Function };`)
+	wantValue(t, res, `{"still":"EvalError","evalStill":"EvalError","sameThrower":true}`)
 }
 
 // Proves ISO-3.

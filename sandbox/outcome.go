@@ -8,6 +8,7 @@ const (
 	OutcomeError       = "error" // the script threw, did not compile, or never settled
 	OutcomeTimeout     = "timeout"
 	OutcomeAborted     = "aborted"
+	OutcomeExpired     = "expired" // waited for a person's answer longer than it may
 	OutcomeOutOfMemory = "out_of_memory"
 	OutcomeCrash       = "crash"
 	OutcomeUnavailable = "unavailable"
@@ -23,11 +24,13 @@ func (r Result) Outcome() string {
 		return OutcomeTimeout
 	case r.Error == msgAborted:
 		return OutcomeAborted
+	case r.Error == msgExpired:
+		return OutcomeExpired
 	case r.Error == msgWorkerOutOfMemory:
 		return OutcomeOutOfMemory
 	case r.Error == msgWorkerCrashed, r.Error == msgWorkerStackOverflow, strings.HasPrefix(r.Error, msgCrashed):
 		return OutcomeCrash
-	case r.Error == msgWorkerUnavailable:
+	case r.Error == msgWorkerUnavailable, r.Error == msgAllWorkersParked:
 		return OutcomeUnavailable
 	}
 	return OutcomeError

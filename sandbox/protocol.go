@@ -100,6 +100,8 @@ type frame struct {
 	// to its calls until the next such frame says otherwise (see
 	// busywait.go).
 	BusyWait bool `json:"busyWait,omitempty"`
+	// Global: the code runs as global script code (Request.Global).
+	Global bool `json:"global,omitempty"`
 	// Trace is the W3C trace context of the host's run span
 	// (traceparent, tracestate), when the host traces the run.
 	Trace map[string]string `json:"trace,omitempty"`

@@ -27,25 +27,41 @@ type realm struct {
 // lockdownProgram closes every path to code generation from strings (ISO-2,
 // ISO-4). goja has no switch for it, so the constructors of ordinary, async
 // and generator functions and the eval and Function globals are replaced by
-// one thrower made in the sandbox realm, as non-writable, non-configurable
-// properties, before user code runs. The thrower is an ordinary function so
+// throwers made in the sandbox realm, as non-writable, non-configurable
+// properties, before user code runs. A thrower is an ordinary function so
 // that calling it, constructing it (new Function, Reflect.construct) and
-// binding it all end in the realm's EvalError. Async generators reach goja
-// only lowered to ordinary generators, so they have no constructor to close.
+// binding it all end in the realm's EvalError. Each stands in for its
+// constructor in every other respect: its name and length, and its
+// prototype property, so that Function.prototype.call.bind(...) and
+// fn instanceof Function mean what they mean in Node. Async generators
+// reach goja only lowered to ordinary generators, so they have no
+// constructor to close.
 //
 // It touches no intrinsic that goja builds lazily (Reflect, Symbol, the
 // typed arrays): building those costs more than the rest of a trivial run.
 var lockdownProgram = goja.MustCompile("lockdown.js", `(function (message) {
 	'use strict';
-	const thrower = function Function() { throw new EvalError(message); };
-	const lock = (object, key) => Object.defineProperty(object, key, {
-		value: thrower, writable: false, configurable: false, enumerable: false,
-	});
-	lock(Object.getPrototypeOf(function () {}), 'constructor');
-	lock(Object.getPrototypeOf(async function () {}), 'constructor');
-	lock(Object.getPrototypeOf(function* () {}), 'constructor');
-	lock(globalThis, 'Function');
-	lock(globalThis, 'eval');
+	const define = Object.defineProperty, getPrototypeOf = Object.getPrototypeOf, setPrototypeOf = Object.setPrototypeOf;
+	const fixed = (value) => ({ value, writable: false, configurable: false, enumerable: false });
+	const thrower = (name, prototype) => {
+		const f = function () { throw new EvalError(message); };
+		define(f, 'name', { value: name, writable: false, configurable: true, enumerable: false });
+		define(f, 'length', { value: 1, writable: false, configurable: true, enumerable: false });
+		define(f, 'prototype', fixed(prototype));
+		return f;
+	};
+	const functionPrototype = getPrototypeOf(function () {});
+	const asyncPrototype = getPrototypeOf(async function () {});
+	const generatorPrototype = getPrototypeOf(function* () {});
+	const FunctionThrower = thrower('Function', functionPrototype);
+	const AsyncFunctionThrower = setPrototypeOf(thrower('AsyncFunction', asyncPrototype), FunctionThrower);
+	const GeneratorFunctionThrower = setPrototypeOf(thrower('GeneratorFunction', generatorPrototype), FunctionThrower);
+	define(functionPrototype, 'constructor', fixed(FunctionThrower));
+	define(asyncPrototype, 'constructor', fixed(AsyncFunctionThrower));
+	define(generatorPrototype, 'constructor', fixed(GeneratorFunctionThrower));
+	define(globalThis, 'Function', fixed(FunctionThrower));
+	// eval is no constructor, in Node either: new eval() is a TypeError.
+	define(globalThis, 'eval', fixed({ eval(source) { throw new EvalError(message); } }.eval));
 })`, true)
 
 // newRealm creates a fresh runtime and locks it down.

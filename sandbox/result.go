@@ -217,11 +217,39 @@ func CrashResult(calls []string) Result {
 	return res
 }
 
+// ExpiredResult is res, the Result of a run cancelled because it waited for
+// a person's answer longer than it may, told as that.
+func ExpiredResult(res Result) Result {
+	if res.OK {
+		return res
+	}
+	if strings.HasSuffix(res.Text, res.Error) {
+		res.Text = strings.TrimSuffix(res.Text, res.Error) + msgExpired
+	} else {
+		res.Text = msgExpired
+	}
+	res.Error = msgExpired
+	return res
+}
+
 // UnavailableResult is the failure Result of a run that found no worker:
 // aborted if ctx ended, otherwise the sandbox could not be started.
 func UnavailableResult(ctx context.Context) Result {
-	if ctx.Err() != nil {
+	return unavailable(ctx, nil)
+}
+
+// UnavailableResultFor is the Result of a run that got no worker because
+// Acquire failed with err.
+func UnavailableResultFor(ctx context.Context, err error) Result {
+	return unavailable(ctx, err)
+}
+
+func unavailable(ctx context.Context, err error) Result {
+	switch {
+	case ctx.Err() != nil:
 		return failure(msgAborted)
+	case errors.Is(err, ErrAllParked):
+		return failure(msgAllWorkersParked)
 	}
 	return failure(msgWorkerUnavailable)
 }

@@ -33,6 +33,12 @@ type Request struct {
 	// OnLog, if set, receives console output as the script writes it, as
 	// far as the log cap keeps it. It runs on the run's goroutine.
 	OnLog func(text string)
+	// OnWaiting, if set, hears each time the run starts and stops waiting
+	// on people alone: a nested call waits for a person (see package
+	// pause) and the script is idle, with nothing to do until an answer
+	// comes. It runs under the budget clock's lock: keep it short. A worker
+	// run reports it; a run in this process does not.
+	OnWaiting func(waiting bool)
 	// Logger receives the run's own diagnostics (never the script's output).
 	Logger *zerolog.Logger
 	// State is the conversation's state that the script's store and load
@@ -41,6 +47,16 @@ type Request struct {
 	// Reference, if set, receives a return value too long for the
 	// model's text whole (see Reference).
 	Reference *Reference
+	// Global runs Code as global script code instead of the body of an
+	// async function: the way the test262 conformance suite runs its
+	// files (cmd/test262), in the same realm, platform and transform. The
+	// realm also gets print, which writes a console line, and $262, the
+	// suite's host hooks (global, evalScript, detachArrayBuffer; gc and
+	// createRealm throw). The run ends when no call, timer or job is
+	// pending, with no value. A failure's Error starts with its phase
+	// (GlobalParseFailure or GlobalRuntimeFailure), then, for a thrown
+	// object, its constructor's name: "runtime: TypeError: message".
+	Global bool
 
 	// stateOverPipe: in a worker, the host's run has a State, reached
 	// across the pipe (Host is the pipe's).
@@ -285,6 +301,9 @@ func (x *execution) execute() (res Result) {
 	}
 
 	prepare.end(false)
+	if x.req.Global {
+		return x.executeGlobal()
+	}
 	compiling := x.req.phases.begin(phaseCompile)
 	prog, js, err := compileCached(x.req.Code)
 	compiling.end(err != nil)

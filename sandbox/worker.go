@@ -228,6 +228,7 @@ func (s *workerServer) serveRun(start frame) frame {
 	c := s.c
 	req := Request{
 		Code:   start.Code,
+		Global: start.Global,
 		Tools:  s.tools.WithDown(start.Down),
 		Limits: limits,
 		Host:   &pipeHost{c: c, d: s.d},

@@ -33,7 +33,7 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 	// The host's own budget, a grace past the worker's, is the one that
 	// holds when the worker does not stop: it stops only while a person
 	// wait is open here and the worker says its clock has stopped.
-	clock := newBudgetClock(limits.Timeout+killGrace, nil)
+	clock := newBudgetClock(limits.Timeout+killGrace, req.OnWaiting)
 	defer clock.finish()
 	hostCtx, cancel := context.WithCancel(ctx)
 	h := &hostSide{w: w, req: req, limits: limits, clock: clock}
@@ -112,7 +112,7 @@ func (w *Worker) Run(ctx context.Context, req Request) Result {
 // startFrame is the frame that starts req. The reachable set goes only
 // when it differs from the one this worker has.
 func (w *Worker) startFrame(req Request, limits *Limits) frame {
-	f := frame{Type: frameStart, Code: req.Code, Down: req.Tools.downServers(), Limits: limits, State: req.State != nil}
+	f := frame{Type: frameStart, Code: req.Code, Global: req.Global, Down: req.Tools.downServers(), Limits: limits, State: req.State != nil}
 	if req.Reference != nil {
 		f.Keep = &keepFrame{ID: req.Reference.ID}
 	}

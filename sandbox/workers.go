@@ -104,6 +104,7 @@ type Workers struct {
 	slots chan struct{} // one per live worker allowed
 
 	mu         sync.Mutex
+	parked     int           // busy workers held by runs that wait for a person
 	idle       []*Worker     // most recently used last
 	returned   chan struct{} // closed and replaced whenever a worker goes idle
 	closed     bool
@@ -143,6 +144,11 @@ func (p *Workers) start() (*Worker, error) {
 
 // ErrClosed is returned by Acquire after Close.
 var ErrClosed = errors.New("sandbox: worker pool closed")
+
+// ErrAllParked is returned by Acquire when every worker the pool may have
+// is held by a run that waits for a person's answer: none will come back
+// until one of those runs is answered, cancelled or expires.
+var ErrAllParked = errors.New("sandbox: every worker is held by a run that waits for a person")
 
 // NewWorkers starts a pool and its warm workers. It fails if a worker cannot
 // be started, so a binary that forgot MaybeRunWorker is caught at once.
@@ -203,7 +209,7 @@ func (p *Workers) Run(ctx context.Context, req Request) Result {
 	w, err := p.Acquire(ctx)
 	if err != nil {
 		p.opts.Logger.Error().Err(err).Msg("sandbox: no worker")
-		return UnavailableResult(ctx)
+		return UnavailableResultFor(ctx, err)
 	}
 	defer p.Release(w)
 	return w.Run(ctx, req)
@@ -221,6 +227,11 @@ func (p *Workers) Acquire(ctx context.Context) (*Worker, error) {
 	p.mu.Unlock()
 	for {
 		p.mu.Lock()
+		if p.parked >= p.opts.MaxWorkers {
+			p.mu.Unlock()
+			p.active.Done()
+			return nil, ErrAllParked
+		}
 		if n := len(p.idle); n > 0 {
 			w := p.idle[n-1]
 			p.idle = p.idle[:n-1]
@@ -244,6 +255,26 @@ func (p *Workers) Acquire(ctx context.Context) (*Worker, error) {
 			p.active.Done()
 			return nil, ctx.Err()
 		}
+	}
+}
+
+// Park marks one busy worker as held by a run that waits for a person (a
+// parked run keeps its script's state in its worker) until unpark is
+// called. Such workers still count toward MaxWorkers; when all of them are
+// held this way, Acquire fails at once with ErrAllParked instead of
+// waiting for a worker that may not come back for a long time.
+func (p *Workers) Park() (unpark func()) {
+	p.mu.Lock()
+	p.parked++
+	p.wakeWaiters() // a waiter may now be waiting in vain
+	p.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			p.parked--
+			p.mu.Unlock()
+		})
 	}
 }
 

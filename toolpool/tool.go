@@ -21,6 +21,28 @@ type Tool struct {
 	// JSON as they arrived on the wire). OutputSchema is nil when the tool
 	// declares none.
 	InputSchema, OutputSchema json.RawMessage
+	// Annotations are what the server says about the tool's behaviour;
+	// the zero value when it said nothing.
+	Annotations Annotations
+}
+
+// Annotations are a tool's behaviour as its server describes it (MCP tool
+// annotations). They are hints, not guarantees: a person approving a call
+// is shown them, and no rule trusts them. A nil hint was not given.
+type Annotations struct {
+	// Title is a human-readable name for the tool.
+	Title string `json:"title,omitempty"`
+	// ReadOnly: the tool does not change its environment.
+	ReadOnly *bool `json:"readOnlyHint,omitempty"`
+	// Destructive: the tool may destroy or overwrite (meaningful when it
+	// is not read-only; MCP's default is true).
+	Destructive *bool `json:"destructiveHint,omitempty"`
+	// Idempotent: calling it again with the same arguments has no further
+	// effect.
+	Idempotent *bool `json:"idempotentHint,omitempty"`
+	// OpenWorld: the tool reaches outside entities (the web, other
+	// people's systems).
+	OpenWorld *bool `json:"openWorldHint,omitempty"`
 }
 
 // FullName returns the pool name of a server's tool: mcp__<server>__<leaf>.

@@ -89,7 +89,7 @@ func (p *linePrompter) Ask(ctx context.Context, q permissions.Question) (permiss
 		return permissions.Answer{}, err
 	}
 	defer release()
-	fmt.Fprintf(p.out, "%s %s %s\n", p.style.note("?"), p.style.bold("Allow "+q.Tool), p.style.dim(previewArgs(q.Args)))
+	fmt.Fprintf(p.out, "%s %s%s %s\n", p.style.note("?"), p.style.bold("Allow "+q.Tool), hintsNote(q), p.style.dim(previewArgs(q.Args)))
 	if q.AskRule != "" {
 		fmt.Fprintf(p.out, "  %s\n", p.style.dim(fmt.Sprintf("the ask rule %q asks again next time, even after \"always\"", q.AskRule)))
 	}
@@ -134,10 +134,19 @@ type fixedPrompter struct {
 
 func (p fixedPrompter) Ask(_ context.Context, q permissions.Question) (permissions.Answer, error) {
 	if p.out != nil {
-		fmt.Fprintf(p.out, "%s %s %s\n  %s\n", p.style.note("?"), p.style.bold("Allow "+q.Tool),
+		fmt.Fprintf(p.out, "%s %s%s %s\n  %s\n", p.style.note("?"), p.style.bold("Allow "+q.Tool), hintsNote(q),
 			p.style.dim(previewArgs(q.Args)), p.style.dim("→ "+p.answer.Kind.String()+" ("+p.why+")"))
 	}
 	return p.answer, nil
+}
+
+// hintsNote is what the tool's server says about it, for the person
+// approving the call: " (destructive)", or "".
+func hintsNote(q permissions.Question) string {
+	if h := permissions.DescribeHints(q.Hints); h != "" {
+		return " (" + h + ")"
+	}
+	return ""
 }
 
 // askAllowHint is how a refused call can be let through from the command

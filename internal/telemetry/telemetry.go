@@ -121,7 +121,7 @@ func (e *Exec) End(outcome string, calls int) {
 // failed marks span as failed when outcome is not "ok": error.type names
 // the class and the status says what it means.
 func failed(span trace.Span, outcome, description string) {
-	if outcome == OutcomeOK {
+	if outcome == OutcomeOK || outcome == OutcomeInputRequired {
 		return
 	}
 	span.SetAttributes(semconv.ErrorTypeKey.String(outcome))
@@ -130,6 +130,10 @@ func failed(span trace.Span, outcome, description string) {
 
 // OutcomeOK is the outcome of everything that succeeded.
 const OutcomeOK = "ok"
+
+// OutcomeInputRequired is the outcome of an Exec call that returned
+// because its run waits for a person's answers: not a failure.
+const OutcomeInputRequired = "input_required"
 
 // describeExecOutcome is the status description of a failed Exec or run:
 // the cause in words, never the script's own error text (which may carry
@@ -140,6 +144,8 @@ func describeExecOutcome(outcome string) string {
 		return "timeout: the script ran over its time budget"
 	case "aborted":
 		return "aborted: the call was cancelled before the script finished"
+	case "expired":
+		return "expired: the run waited for a person's answer longer than it may"
 	case "out_of_memory":
 		return "out_of_memory: the worker process was killed over its memory cap"
 	case "crash":

@@ -21,6 +21,7 @@ const (
 	kindSilent    = "silent"
 	kindCrash     = "crash-at-start"
 	kindHTTP      = "http"
+	kindLedger    = "ledger"
 	// envBlockFile names a file whose existence makes the behaviour server
 	// fail at start, so a test controls when a reconnect can succeed.
 	envBlockFile = "MCPEXEC_TESTSERVER_BLOCKFILE"
@@ -71,6 +72,9 @@ func MaybeServe() {
 		os.Exit(1)
 	case kindHTTP:
 		os.Exit(serveHTTP())
+	case kindLedger:
+		_ = Ledger().Run(context.Background(), &mcp.StdioTransport{})
+		os.Exit(0)
 	case kindResults:
 		_ = Results(os.Getenv(envVersion)).Run(context.Background(), &mcp.StdioTransport{})
 		os.Exit(0)

@@ -1,0 +1,5 @@
+/*---
+description: an async test that never calls $DONE
+flags: [async]
+---*/
+Promise.resolve();

@@ -1,0 +1,4 @@
+/*---
+description: passes sloppy, fails strict, so fails
+---*/
+undeclared = 1;

@@ -1,0 +1,8 @@
+/*---
+description: a parse-phase SyntaxError
+negative:
+  phase: parse
+  type: SyntaxError
+---*/
+$DONOTEVALUATE();
+var = 1;

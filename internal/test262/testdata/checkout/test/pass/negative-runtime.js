@@ -1,0 +1,7 @@
+/*---
+description: a runtime-phase TypeError
+negative:
+  phase: runtime
+  type: TypeError
+---*/
+null.property;

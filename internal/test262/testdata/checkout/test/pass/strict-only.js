@@ -1,0 +1,5 @@
+/*---
+description: runs strict only
+flags: [onlyStrict]
+---*/
+assert.sameValue((function () { return this; })(), undefined);

@@ -1,0 +1,5 @@
+/*---
+description: a left-out feature is skipped
+features: [SharedArrayBuffer, Symbol]
+---*/
+new SharedArrayBuffer(1);

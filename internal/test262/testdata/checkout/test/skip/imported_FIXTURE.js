@@ -1,0 +1,1 @@
+// a fixture: not a test at all, and not counted

@@ -1,0 +1,5 @@
+/*---
+description: module code is skipped
+flags: [module]
+---*/
+export var x = 1;
