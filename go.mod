@@ -82,3 +82,6 @@ require (
 	google.golang.org/genproto/googleapis/api v0.0.0-20260928230214-8a89bd6388cc // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260928230214-8a89bd6388cc // indirect
 )
+
+// goja with the fixes in third_party/goja/PATCHES.md.
+replace github.com/dop251/goja => ./third_party/goja
