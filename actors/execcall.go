@@ -109,7 +109,9 @@ func (f *Funnel) Exec(ctx context.Context, call ExecCall) (res ExecResult) {
 	if call.State != nil {
 		req.Script.State = auditedState{st: call.State, audit: audit, telemetry: f.Telemetry}
 	}
-	onProgress := summarized(call.OnProgress)
+	live, ctx := watchedSummary(ctx, call.OnProgress)
+	req.Script.Host = nestedCalls{funnel: f, view: v, caller: ctx}
+	onProgress := live.progressFunc()
 	if call.Park != nil {
 		report := f.Execs.Start(ctx, req, *call.Park, Watch{OnProgress: onProgress, OnLog: call.OnLog})
 		res, outcome = execResultOf(report), outcomeOf(report)
