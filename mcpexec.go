@@ -68,6 +68,11 @@ type Options struct {
 	OAuthStore oauth.Store
 	// Limits bound every Exec run; zero fields take sandbox defaults.
 	Limits sandbox.Limits
+	// Locale and TimeZone are the scripts' default locale (a BCP 47 tag
+	// such as "de-DE") and time zone (an IANA name such as
+	// "Europe/Berlin"), which Intl and toLocaleString use. Empty: en-US and
+	// UTC, whatever the machine's.
+	Locale, TimeZone string
 	// ParkTimeout bounds how long a run started by StartRun waits, parked,
 	// for the answers to its questions; then it is cancelled. Zero: 15
 	// minutes.
@@ -216,7 +221,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	s.broadcaster = actors.StartBroadcaster(s.system, bopts)
 	s.funnel = &actors.Funnel{
 		Execs: s.execs, Gate: s.gate, Pool: s.pool,
-		Broadcaster: s.broadcaster, Settings: s.config, Limits: opts.Limits, Logger: logger, Telemetry: tel,
+		Broadcaster: s.broadcaster, Settings: s.config, Limits: opts.limits(), Logger: logger, Telemetry: tel,
 	}
 	if s.shapes != nil {
 		s.funnel.Observe = s.observe
@@ -380,3 +385,16 @@ var noPrompter = permissions.Unattended("")
 
 // noElicitor answers servers' questions for a System with no one to ask.
 var noElicitor = elicit.Unattended("no one is available to answer it")
+
+// limits are the Exec runs' limits, carrying the default locale and time
+// zone to the workers.
+func (o Options) limits() sandbox.Limits {
+	l := o.Limits
+	if o.Locale != "" {
+		l.Locale = o.Locale
+	}
+	if o.TimeZone != "" {
+		l.TimeZone = o.TimeZone
+	}
+	return l
+}

@@ -107,6 +107,7 @@ type liveSession struct {
 	session *mcp.ClientSession
 	ended   chan struct{} // closed when the connection is gone
 	tap     *wireTap
+	tasks   *liveTasks
 }
 
 func (s *server) run(ctx context.Context) {
@@ -172,6 +173,7 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		copts.ElicitationHandler = s.elicit
 	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
+	registerTaskMethods(client)
 	if t := s.m.opts.Telemetry; t != nil {
 		client.AddSendingMiddleware(traceRequests(t, telemetry.NewPeer(s.cfg.Name, s.cfg.URL)))
 	}
@@ -193,8 +195,12 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		_ = session.Wait()
 		close(ended)
 	}()
+	tasks := newLiveTasks()
 	defer func() {
 		s.live.Store(nil)
+		// Calls running as tasks cancel them on the server while the
+		// connection still carries the request.
+		tasks.close(taskCancelGrace)
 		if err != nil {
 			// The connection is dead: close it under the session first.
 			// The SDK's Close waits for the calls in flight, and over HTTP
@@ -229,7 +235,7 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 			implementation = info.Name + " " + info.Version
 		}
 	}
-	s.live.Store(&liveSession{session: session, ended: ended, tap: tap})
+	s.live.Store(&liveSession{session: session, ended: ended, tap: tap, tasks: tasks})
 	s.m.countConnect(s.cfg.Name)
 	s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Implementation: implementation, Tools: tools})
 	s.m.log.Debug().Str("server", s.cfg.Name).Int("tools", len(tools)).Msg("mcp server connected")

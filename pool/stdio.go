@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
+
+	"github.com/mcpexec/mcpexec/internal/childenv"
 )
 
 // stdioTransport starts a stdio server in its own process group and stops it
@@ -47,7 +49,7 @@ func (t *stdioTransport) exitReason() error {
 // stdin and stdout.
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	cmd := exec.Command(t.cfg.Command, t.cfg.Args...)
-	cmd.Env = mergeEnv(os.Environ(), t.cfg.Env)
+	cmd.Env = mergeEnv(childenv.Environ(), t.cfg.Env)
 	cmd.Dir = t.cfg.Cwd
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// Our own pipes rather than cmd.StdoutPipe: cmd.Wait closes those, which

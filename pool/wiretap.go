@@ -174,7 +174,7 @@ func (t *wireTap) sent(ctx context.Context, msg jsonrpc.Message) bool {
 		t.lists[req.ID] = params.Cursor
 		t.mu.Unlock()
 		return true
-	case "tools/call":
+	case "tools/call", methodTaskResult:
 		slot, ok := ctx.Value(rawReplyKey{}).(*rawReply)
 		if !ok {
 			return false
@@ -279,6 +279,9 @@ func rawTools(raw json.RawMessage) (map[string]Tool, error) {
 			InputSchema  json.RawMessage `json:"inputSchema"`
 			OutputSchema json.RawMessage `json:"outputSchema"`
 			Annotations  Annotations     `json:"annotations"`
+			Execution    struct {
+				TaskSupport string `json:"taskSupport"`
+			} `json:"execution"`
 		}
 		if err := json.Unmarshal(entry, &t); err != nil {
 			continue
@@ -287,7 +290,7 @@ func rawTools(raw json.RawMessage) (map[string]Tool, error) {
 			continue
 		}
 		out[t.Name] = Tool{Leaf: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
-			Annotations: t.Annotations}
+			Annotations: t.Annotations, TaskSupport: taskSupportOf(t.Execution.TaskSupport)}
 	}
 	return out, nil
 }

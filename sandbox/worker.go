@@ -73,6 +73,12 @@ func workerMain() int {
 // past it fails and the Go runtime dies with "out of memory" (the host turns
 // that into a failure result), and a soft Go memory limit somewhat below it,
 // so the collector works hard before the hard cap is reached.
+//
+// The data limit counts mappings, not memory in use: the worker starts with
+// some hundred megabytes of them (thread stacks, the runtime's arenas) that
+// are mostly never touched. The cap is for what the script holds, so the
+// data limit sits that far above it; the host's watch on the resident set
+// holds the cap itself (see memory.go).
 func limitWorkerMemory(value string) error {
 	if value == "" {
 		return nil
@@ -82,7 +88,7 @@ func limitWorkerMemory(value string) error {
 		return fmt.Errorf("bad memory limit %q", value)
 	}
 	debug.SetMemoryLimit(limit / 10 * 8)
-	return setDataLimit(uint64(limit) * raceMemoryFactor)
+	return setDataLimit((uint64(limit) + mappedData()) * raceMemoryFactor)
 }
 
 // serveWorker serves runs, one at a time, over one connection until the

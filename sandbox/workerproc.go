@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/mcpexec/mcpexec/internal/childenv"
 )
 
 // Worker is one sandbox worker: a re-executed process of this binary, or, in
@@ -101,7 +103,7 @@ func startProcessWorker(opts WorkerOptions) (*Worker, error) {
 	// second P idle every hand-off between its goroutines would wake a
 	// thread to look for work (three context switches where none is
 	// needed). The last GOMAXPROCS in the environment wins.
-	cmd.Env = append(os.Environ(), "GOMAXPROCS=1", workerEnv+"=1", workerMemoryEnv+"="+strconv.FormatInt(opts.MemoryLimit, 10))
+	cmd.Env = append(childenv.Environ(), "GOMAXPROCS=1", workerEnv+"=1", workerMemoryEnv+"="+strconv.FormatInt(opts.MemoryLimit, 10))
 	cmd.ExtraFiles = []*os.File{toWorkerR, fromWorkerW} // fds 3 and 4
 	cmd.Stdout, cmd.Stderr = output, output
 	// A process group of its own, so a kill reaches anything it started.

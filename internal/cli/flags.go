@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/catalog"
+	"github.com/mcpexec/mcpexec/internal/childenv"
 	"github.com/mcpexec/mcpexec/sandbox"
 	"github.com/mcpexec/mcpexec/state"
 )
@@ -272,7 +273,7 @@ const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow
 
 // tokenEnv names the environment variable holding the HTTP bearer token:
 // a flag would show the secret to every user of ps.
-const tokenEnv = "MCPEXEC_TOKEN"
+const tokenEnv = childenv.Token
 
 func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, error) {
 	var f serveFlags
