@@ -145,6 +145,26 @@ return { caught, title: r.title };`
 	}
 }
 
+// A caught rejection says which call failed: of three calls in a
+// Promise.all, the one that failed is named in e.message, as it is when the
+// rejection goes uncaught.
+func TestCaughtToolRejectionNamesTheTool(t *testing.T) {
+	script := `try {
+  await Promise.all([
+    tools.mcp__text__echo({ text: "a" }),
+    tools.mcp__text__fail({ message: "disk full" }),
+    tools.mcp__srv__fetch({ id: 5 }),
+  ]);
+  return "no failure";
+} catch (e) {
+  return "batch failed: " + e.message;
+}`
+	res, _ := execJSON(t, script, "")
+	if want := "batch failed: mcp__text__fail: disk full"; !res.OK || res.Text != want {
+		t.Errorf("got ok=%v %q, want ok with %q", res.OK, res.Text, want)
+	}
+}
+
 // `demo exec -` reads the script from standard input.
 func TestScriptFromStandardInput(t *testing.T) {
 	run := runDemo(t, orch1Script, "exec", "--json", "-")
