@@ -13,7 +13,7 @@ import (
 
 // handler serves one offered tool: Exec runs a script, any other name is a
 // flat MCP call. Both ask the calling session's person about calls no rule
-// settles.
+// settles, and pass on to them the questions servers ask during the calls.
 func (g *Gateway) handler(name string) mcp.ToolHandler {
 	if name == exectool.Name {
 		return g.exec
@@ -22,6 +22,7 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 		ctx, cancel := g.bound(ctx)
 		defer cancel()
 		ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
+		ctx = mcpexec.WithElicitor(ctx, sessionElicitor{session: req.Session, hints: g.describeHints})
 		res := g.sys.CallFlat(ctx, name, req.Params.Arguments)
 		return toolResult(res.OK, res.Text, res.Images), nil
 	}
@@ -35,6 +36,7 @@ func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 	defer cancel()
 	ctx = tracedRequest(ctx, req)
 	ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
+	ctx = mcpexec.WithElicitor(ctx, sessionElicitor{session: req.Session, hints: g.describeHints})
 	if st := g.states.of(req.Session); st != nil {
 		ctx = mcpexec.WithState(ctx, st)
 	}
