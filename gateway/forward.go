@@ -22,9 +22,22 @@ type sessionElicitor struct {
 	session *mcp.ServerSession
 	// hints says what a tool's server says about it, for the message.
 	hints func(tool string) string
+	// roundTrips is set when the request speaks 2026-07-28 or later, where
+	// a client cannot be asked within a call: an Exec run parks instead
+	// (its questions never reach this Elicitor), and a flat call's
+	// question is declined.
+	roundTrips bool
+}
+
+// elicitorFor is the Elicitor of the questions servers ask during req.
+func (g *Gateway) elicitorFor(req *mcp.CallToolRequest) sessionElicitor {
+	return sessionElicitor{session: req.Session, hints: g.describeHints, roundTrips: req.ProtocolVersion() >= protocol20260728}
 }
 
 func (e sessionElicitor) Elicit(ctx context.Context, r elicit.Request) (elicit.Response, error) {
+	if e.roundTrips {
+		return elicit.Response{Action: elicit.Decline, Reason: notWithinACallReason}, nil
+	}
 	if !canElicitMode(e.session, r.Mode) {
 		return elicit.Response{Action: elicit.Decline, Reason: cannotForwardReason(r.Mode)}, nil
 	}
@@ -85,6 +98,10 @@ func forwardedMessage(r elicit.Request, hints func(tool string) string) string {
 func (g *Gateway) describeHints(tool string) string {
 	return permissions.DescribeHints(g.sys.ToolHints(tool))
 }
+
+// notWithinACallReason is why a server's question during a flat call of a
+// 2026-07-28 client was declined.
+const notWithinACallReason = "a client of protocol 2026-07-28 cannot be asked within a call, and a flat call cannot wait for a later one"
 
 // cannotForwardReason is why a server's question was declined for a client
 // that cannot be asked it (the log says so; MCP gives the server no reason).

@@ -266,9 +266,10 @@ type serveFlags struct {
 	http         string // "" = stdio
 	allowOrigins []string
 	nodes        nodeFlags
+	parkTimeout  time.Duration
 }
 
-const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
+const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--park-timeout D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
 	"[--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE] [--metrics ADDR] [--trace-args] [--verbose]"
 
 // tokenEnv names the environment variable holding the HTTP bearer token:
@@ -287,6 +288,8 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 		f.allowOrigins = append(f.allowOrigins, s)
 		return nil
 	})
+	fs.DurationVar(&f.parkTimeout, "park-timeout", mcpexec.DefaultParkTimeout,
+		"how long a run waits, parked, for the answers of a client that gets its questions as input_required results (protocol 2026-07-28); then it is cancelled")
 	addNodeFlags(fs, &f.nodes)
 	addTelemetryFlags(fs, &f.telemetryFlags)
 	fs.StringVar(&f.metrics, "metrics", "", "serve the metrics for Prometheus at http://`ADDR`/metrics (host:port; a bare :port binds to 127.0.0.1)")
@@ -304,6 +307,9 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 	}
 	if len(f.allowOrigins) > 0 && f.http == "" {
 		return f, usageError(fs, "--allow-origin applies to --http only")
+	}
+	if f.parkTimeout <= 0 {
+		return f, usageError(fs, "--park-timeout must be positive")
 	}
 	return f, f.limitFlags.check(fs)
 }
