@@ -31,6 +31,10 @@ import (
 // as one, and exits; otherwise it returns at once. Call it first in main.
 func MaybeRunWorker() { sandbox.MaybeRunWorker() }
 
+// DefaultParkTimeout is how long a parked run waits for its answers
+// unless Options.ParkTimeout says otherwise.
+const DefaultParkTimeout = actors.DefaultParkTimeout
+
 // Options configure a System. The zero value is a System with no MCP
 // servers and default settings.
 type Options struct {
@@ -74,8 +78,8 @@ type Options struct {
 	// UTC, whatever the machine's.
 	Locale, TimeZone string
 	// ParkTimeout bounds how long a run started by StartRun waits, parked,
-	// for the answers to its questions; then it is cancelled. Zero: 15
-	// minutes.
+	// for the answers to its questions; then it is cancelled. Zero:
+	// DefaultParkTimeout.
 	ParkTimeout time.Duration
 	// CatalogBudget is the catalog budget in estimated tokens; zero takes
 	// catalog.DefaultBudget.
