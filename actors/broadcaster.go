@@ -189,7 +189,8 @@ func (b *Broadcaster) newViewObserved(snap *toolpool.Snapshot, agent declare.Age
 	v := &View{Snapshot: snap, renderer: b.renderer, observed: b.observed}
 	var names []string
 	for _, t := range declare.Reachable(snap, agent) {
-		ct := catalog.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema}
+		ct := catalog.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
+			Task: t.RunsAsTask()}
 		if observed != nil {
 			ct.Observed = observed(snap, t)
 		}

@@ -109,7 +109,9 @@ func (f *Funnel) Exec(ctx context.Context, call ExecCall) (res ExecResult) {
 	if call.State != nil {
 		req.Script.State = auditedState{st: call.State, audit: audit, telemetry: f.Telemetry}
 	}
-	onProgress := summarized(call.OnProgress)
+	live, ctx := watchedSummary(ctx, call.OnProgress)
+	req.Script.Host = nestedCalls{funnel: f, view: v, caller: ctx}
+	onProgress := live.progressFunc()
 	if call.Park != nil {
 		report := f.Execs.Start(ctx, req, *call.Park, Watch{OnProgress: onProgress, OnLog: call.OnLog})
 		res, outcome = execResultOf(report), outcomeOf(report)
@@ -208,7 +210,7 @@ type nestedCalls struct {
 func (h nestedCalls) CallTool(ctx context.Context, name string, args json.RawMessage) (sandbox.CallResult, error) {
 	res, err := h.funnel.Call(withValuesOf{Context: ctx, values: h.caller}, name, args)
 	if err != nil {
-		return sandbox.CallResult{}, err
+		return sandbox.CallResult{}, scriptFailure(err)
 	}
 	if h.funnel.Observe != nil {
 		h.funnel.Observe(h.view.Snapshot, name, res)

@@ -26,6 +26,9 @@ type Tool struct {
 	// line of its own after the signature, which stays what the server
 	// declared; a declared OutputSchema wins, and Observed is then ignored.
 	Observed string
+	// Task marks a tool whose calls may run as MCP tasks on its server
+	// (long-running): its JSDoc line ends in the @task tag.
+	Task bool
 }
 
 // Catalog is one rendering of a pool.

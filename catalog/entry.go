@@ -37,7 +37,7 @@ type entry struct {
 // same bytes.
 func renderEntry(t Tool, sc *scratch) *entry {
 	b := sc.block[:0]
-	if line := summaryLine(t.Description); line != "" {
+	if line := jsdocLine(t); line != "" {
 		b = append(b, "/** "...)
 		b = append(b, line...)
 		b = append(b, " */\n"...)
@@ -127,6 +127,22 @@ func (sc *scratch) schemaType(doc []byte) []byte {
 
 // summaryLine is the description's summary (summaryText), cut to
 // summaryWidth characters with an ellipsis (CAT-1).
+// jsdocLine is the text of a tool's JSDoc line: its summary, then the tags
+// that apply to it.
+func jsdocLine(t Tool) string {
+	line := summaryLine(t.Description)
+	if !t.Task {
+		return line
+	}
+	if line == "" {
+		return taskTag
+	}
+	return line + " " + taskTag
+}
+
+// taskTag marks a tool whose calls may run as tasks on its server.
+const taskTag = "@task"
+
 func summaryLine(desc string) string {
 	line := summaryText(desc)
 	if len(line) > summaryWidth && utf8.RuneCountInString(line) > summaryWidth {

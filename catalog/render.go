@@ -115,7 +115,7 @@ func renderAll(tools []Tool, idx []int, out []*entry) {
 }
 
 func sameTool(a, b Tool) bool {
-	return a.Name == b.Name && a.Description == b.Description && a.Observed == b.Observed &&
+	return a.Name == b.Name && a.Description == b.Description && a.Observed == b.Observed && a.Task == b.Task &&
 		bytes.Equal(a.InputSchema, b.InputSchema) && bytes.Equal(a.OutputSchema, b.OutputSchema)
 }
 

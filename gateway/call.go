@@ -21,6 +21,9 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, cancel := g.bound(ctx)
 		defer cancel()
+		if asksByRoundTrip(req) {
+			return g.flatParking(ctx, req, name)
+		}
 		ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
 		res := g.sys.CallFlat(ctx, name, req.Params.Arguments)
 		return toolResult(res.OK, res.Text, res.Images), nil
@@ -29,13 +32,16 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 
 // exec runs an Exec call. Cancelling the request aborts the script; with a
 // progress token, every nested call sends the live summary as a progress
-// notification.
+// notification. A caller of the 2026-07-28 protocol gets the questions as
+// input_required results (v20260728.go); an older one is asked within the
+// call.
 func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	ctx, cancel := g.bound(ctx)
 	defer cancel()
 	ctx = tracedRequest(ctx, req)
 	ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
-	if st := g.states.of(req.Session); st != nil {
+	c := callerOf(req.Session, req.Extra, req.ClientInfo())
+	if st := g.stateOf(c, true); st != nil {
 		ctx = mcpexec.WithState(ctx, st)
 	}
 	var onProgress func(string)
@@ -44,7 +50,14 @@ func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 		defer p.close()
 		onProgress = p.update
 	}
-	res := g.sys.Exec(ctx, req.Params.Arguments, onProgress)
+	if asksByRoundTrip(req) {
+		return g.execParking(ctx, req, c, onProgress)
+	}
+	return execResult(g.sys.Exec(ctx, req.Params.Arguments, onProgress)), nil
+}
+
+// execResult is the tool result of an Exec run that ended.
+func execResult(res mcpexec.ExecResult) *mcp.CallToolResult {
 	out := toolResult(res.OK, res.Text, res.Images)
 	if res.Stored != nil && res.Stored.URI != "" {
 		// The text shows the value's first part: the link reaches the
@@ -52,7 +65,7 @@ func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 		out.Content = append(out.Content[:1], append([]mcp.Content{resultLink(res.Stored)}, out.Content[1:]...)...)
 	}
 	out.Meta = mcp.Meta{AuditMetaKey: res.Audit}
-	return out, nil
+	return out
 }
 
 // toolResult is a result as the model receives it: the text, then the

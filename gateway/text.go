@@ -65,6 +65,13 @@ var questionSchema = map[string]any{
 	"required": []string{answerField},
 }
 
+// Failures of a retry that answers a parked run.
+const (
+	unknownRunText = "Unknown run: the run these answers are for is not known here: it ended long ago and was forgotten. " +
+		"The calls it waited on did not run; tool calls that had already completed stay in effect."
+	closingText = "The gateway is shutting down: the call did not run."
+)
+
 // Denial reasons when the person closed the question without answering.
 const (
 	declinedReason  = "the user declined the question"

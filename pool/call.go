@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -61,10 +62,15 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	if debugging(m.log) {
 		askForCallLogs(params)
 	}
-	ctx, done := srv.calls.add(ctx, name)
+	ctx, flight, done := srv.calls.add(ctx, name)
 	defer done()
+	if m.asTask(tool) {
+		return m.callTask(ctx, live, flight, name, tool.Server, params)
+	}
 	callCtx, reply := withRawReply(ctx)
+	started := time.Now()
 	res, err := live.session.CallTool(callCtx, params)
+	m.noteDuration(tool, time.Since(started))
 	if err != nil {
 		live.tap.forget(reply)
 		ce := callError(ctx, name, tool.Server, live.ended, err)

@@ -26,6 +26,18 @@ type inflight struct {
 type callInFlight struct {
 	ctx  context.Context
 	tool string
+	// task is the id of the task the call runs as, once the server made
+	// it ("" for a plain call).
+	task atomic.Pointer[string]
+}
+
+// setTask records the task the call runs as: a server's question about
+// that task is the call's.
+func (c *callInFlight) setTask(id string) { c.task.Store(&id) }
+
+func (c *callInFlight) runsTask(id string) bool {
+	t := c.task.Load()
+	return t != nil && *t == id
 }
 
 // askingCallKey marks the context of a call in flight: a question that
@@ -35,7 +47,7 @@ type askingCallKey struct{}
 
 // add records a call until done is called, and returns ctx marked as that
 // call's.
-func (f *inflight) add(ctx context.Context, tool string) (_ context.Context, done func()) {
+func (f *inflight) add(ctx context.Context, tool string) (_ context.Context, _ *callInFlight, done func()) {
 	c := &callInFlight{ctx: ctx, tool: tool}
 	f.mu.Lock()
 	if f.calls == nil {
@@ -43,7 +55,7 @@ func (f *inflight) add(ctx context.Context, tool string) (_ context.Context, don
 	}
 	f.calls[c] = struct{}{}
 	f.mu.Unlock()
-	return context.WithValue(ctx, askingCallKey{}, c), func() {
+	return context.WithValue(ctx, askingCallKey{}, c), c, func() {
 		f.mu.Lock()
 		delete(f.calls, c)
 		f.mu.Unlock()
@@ -73,6 +85,15 @@ func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 	calls := s.calls.list()
 	if c, ok := ctx.Value(askingCallKey{}).(*callInFlight); ok {
 		calls = []*callInFlight{c}
+	} else if task := relatedTask(req.Params.Meta); task != "" {
+		// A task's question names its task: it is about the call that
+		// runs it.
+		for _, c := range calls {
+			if c.runsTask(task) {
+				calls = []*callInFlight{c}
+				break
+			}
+		}
 	}
 	elicitor := s.elicitorFor(calls)
 	if len(calls) == 1 {
@@ -170,4 +191,12 @@ func withCancelFrom(base, also context.Context) (context.Context, func() bool) {
 		cancel()
 		return stop()
 	}
+}
+
+// relatedTask is the id of the task a server's request says it belongs to,
+// "" when it names none.
+func relatedTask(meta mcp.Meta) string {
+	related, _ := meta[relatedTaskMetaKey].(map[string]any)
+	id, _ := related["taskId"].(string)
+	return id
 }

@@ -149,8 +149,11 @@ type Manager struct {
 
 	reconfigure sync.Mutex // one SetServers at a time
 	progress    progressRoutes
-	wg          sync.WaitGroup
-	ready       chan struct{} // closed when every server finished its first attempt
+	// slowTools holds the full names of tools whose servers offer tasks
+	// optionally and whose plain calls took long: they run as tasks.
+	slowTools sync.Map
+	wg        sync.WaitGroup
+	ready     chan struct{} // closed when every server finished its first attempt
 
 	mu       sync.Mutex
 	live     map[string]ServerTools // connected servers only

@@ -109,6 +109,7 @@ type liveSession struct {
 	session *mcp.ClientSession
 	ended   chan struct{} // closed when the connection is gone
 	tap     *wireTap
+	tasks   *liveTasks
 }
 
 func (s *server) run(ctx context.Context) {
@@ -174,6 +175,7 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		copts.ElicitationHandler = s.elicit
 	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
+	registerTaskMethods(client)
 	if t := s.m.opts.Telemetry; t != nil {
 		client.AddSendingMiddleware(traceRequests(t, telemetry.NewPeer(s.cfg.Name, s.cfg.URL)))
 	}
@@ -195,12 +197,16 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		_ = session.Wait()
 		close(ended)
 	}()
+	tasks := newLiveTasks()
 	defer func() {
 		// Calls must learn why at once: closing a stdio session waits for
 		// the process to be reaped, and until the run loop records the
 		// exit the server would read as connected with no session.
 		s.m.withdraw(s.cfg.Name, StateRetrying, s.endReason(ctx, err))
 		s.live.Store(nil)
+		// Calls running as tasks cancel them on the server while the
+		// connection still carries the request.
+		tasks.close(taskCancelGrace)
 		if err != nil {
 			// The connection is dead: close it under the session first.
 			// The SDK's Close waits for the calls in flight, and over HTTP
@@ -235,7 +241,7 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 			implementation = info.Name + " " + info.Version
 		}
 	}
-	s.live.Store(&liveSession{session: session, ended: ended, tap: tap})
+	s.live.Store(&liveSession{session: session, ended: ended, tap: tap, tasks: tasks})
 	s.m.countConnect(s.cfg.Name)
 	s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Implementation: implementation, Tools: tools})
 	s.m.log.Debug().Str("server", s.cfg.Name).Int("tools", len(tools)).Msg("mcp server connected")
@@ -254,11 +260,11 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		case <-ended:
 			return time.Since(since), errClosedByServer
 		case <-s.probe:
-			if err := s.ping(ctx, session); err != nil {
+			if err := s.ping(ctx, session, handle); err != nil {
 				return time.Since(since), err
 			}
 		case <-tick:
-			if err := s.ping(ctx, session); err != nil {
+			if err := s.ping(ctx, session, handle); err != nil {
 				return time.Since(since), err
 			}
 		case <-s.changed:
@@ -275,14 +281,22 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	}
 }
 
-// ping checks that the server still answers; nil when ctx ended.
-func (s *server) ping(ctx context.Context, session *mcp.ClientSession) error {
+// ping checks that the server still answers; nil when ctx ended, and nil
+// when the ping went unanswered while the server's bytes kept arriving
+// (see liveness.go).
+func (s *server) ping(ctx context.Context, session *mcp.ClientSession, conn *connHandle) error {
+	before, counted := conn.activity()
 	pctx, cancel := context.WithTimeout(ctx, s.connectTimeout())
 	defer cancel()
-	if err := session.Ping(pctx, nil); err != nil && ctx.Err() == nil {
-		return fmt.Errorf("the server stopped answering: %w", err)
+	err := session.Ping(pctx, nil)
+	if err == nil || ctx.Err() != nil {
+		return nil
 	}
-	return nil
+	if after, _ := conn.activity(); counted && after > before && pctx.Err() != nil {
+		s.m.log.Debug().Str("server", s.cfg.Name).Msg("ping unanswered while the server's output was still coming in: kept the connection")
+		return nil
+	}
+	return fmt.Errorf("the server stopped answering: %w", err)
 }
 
 // list reads every page of tools/list. Entries come from the raw reply when

@@ -44,3 +44,7 @@ func textDenied(name string) string {
 func textReplyTooLarge(name, server, size string) string {
 	return fmt.Sprintf("MCP tool %q failed: its reply (%s) is larger than the server %q is allowed to send; ask for less at a time.", name, size, server)
 }
+
+func textTaskExpired(name, server string) string {
+	return fmt.Sprintf("MCP tool %q failed: it ran as a task on its server %q and outlived the time the server keeps a task, so its result is lost.", name, server)
+}

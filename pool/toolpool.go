@@ -30,3 +30,9 @@ func FullName(server, leaf string) string { return toolpool.FullName(server, lea
 // GroupKey returns the grouping key of a full tool name (see
 // toolpool.GroupKey).
 func GroupKey(name string) string { return toolpool.GroupKey(name) }
+
+// The values of a tool's execution.taskSupport that let it run as a task.
+const (
+	TaskRequired = toolpool.TaskRequired
+	TaskOptional = toolpool.TaskOptional
+)

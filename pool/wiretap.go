@@ -174,7 +174,7 @@ func (t *wireTap) sent(ctx context.Context, msg jsonrpc.Message) bool {
 		t.lists[req.ID] = params.Cursor
 		t.mu.Unlock()
 		return true
-	case "tools/call":
+	case "tools/call", methodTaskResult:
 		slot, ok := ctx.Value(rawReplyKey{}).(*rawReply)
 		if !ok {
 			return false
@@ -257,6 +257,14 @@ func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, err
 }
 
+// inputActivity forwards to a wrapped connection that counts it.
+func (c *tapConn) inputActivity() int64 {
+	if r, ok := c.Connection.(activeInput); ok {
+		return r.inputActivity()
+	}
+	return 0
+}
+
 func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	c.tap.sent(ctx, msg)
 	return c.Connection.Write(ctx, msg)
@@ -279,6 +287,9 @@ func rawTools(raw json.RawMessage) (map[string]Tool, error) {
 			InputSchema  json.RawMessage `json:"inputSchema"`
 			OutputSchema json.RawMessage `json:"outputSchema"`
 			Annotations  Annotations     `json:"annotations"`
+			Execution    struct {
+				TaskSupport string `json:"taskSupport"`
+			} `json:"execution"`
 		}
 		if err := json.Unmarshal(entry, &t); err != nil {
 			continue
@@ -287,7 +298,7 @@ func rawTools(raw json.RawMessage) (map[string]Tool, error) {
 			continue
 		}
 		out[t.Name] = Tool{Leaf: t.Name, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
-			Annotations: t.Annotations}
+			Annotations: t.Annotations, TaskSupport: taskSupportOf(t.Execution.TaskSupport)}
 	}
 	return out, nil
 }

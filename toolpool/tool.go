@@ -24,6 +24,21 @@ type Tool struct {
 	// Annotations are what the server says about the tool's behaviour;
 	// the zero value when it said nothing.
 	Annotations Annotations
+	// TaskSupport is the tool's execution.taskSupport: TaskRequired,
+	// TaskOptional, or "" (the tool is only called plainly).
+	TaskSupport string
+}
+
+// The values of a tool's execution.taskSupport that let it run as an MCP
+// task (a task-augmented tools/call).
+const (
+	TaskRequired = "required"
+	TaskOptional = "optional"
+)
+
+// RunsAsTask reports whether calls of the tool may run as tasks.
+func (t Tool) RunsAsTask() bool {
+	return t.TaskSupport == TaskRequired || t.TaskSupport == TaskOptional
 }
 
 // Annotations are a tool's behaviour as its server describes it (MCP tool
