@@ -174,18 +174,20 @@ func TestScriptFromStandardInput(t *testing.T) {
 	}
 }
 
-// SUM-4, SUM-8: without --json the live summary is printed after each
-// call; then the tool block (the collapsed line is the name Exec alone, no
-// script text) with its summary, and the result exactly as the model
-// receives it, without colours in a pipe.
-func TestHumanOutputShowsLiveSummaryAndTheModelText(t *testing.T) {
+// SUM-8: without --json and off a terminal, the output is the tool block
+// (the collapsed line is the name Exec alone, no script text) with its
+// summary, and the result exactly as the model receives it, without colours
+// and without a line per call (the live summary, SUM-4, is for a person
+// watching a terminal).
+func TestHumanOutputShowsTheSummaryAndTheModelText(t *testing.T) {
 	run := runDemo(t, "", "exec", "--script", writeFile(t, "s.js", orch1Script))
 	if run.code != 0 {
 		t.Fatalf("exit %d, stderr %s", run.code, run.stderr)
 	}
+	if strings.Contains(run.stdout+run.stderr, "live:") {
+		t.Errorf("a line per call off a terminal:\n%s", run.stdout)
+	}
 	for _, want := range []string{
-		"live: 1 tool call: mcp__srv__fetch",
-		"live: 2 tool calls: mcp__srv__fetch, mcp__srv__store",
 		"✓ Exec\n  2 tool calls\n  mcp__srv__fetch\n  mcp__srv__store\n", "What the model receives", `"title":"Quarterly report"`,
 	} {
 		if !strings.Contains(run.stdout, want) {
