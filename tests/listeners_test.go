@@ -99,7 +99,7 @@ func TestSandboxNodeAndServeListenOnlyWhereTheyAreTold(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for name, client := range map[string]*http.Client{
-		"plain HTTP": {},
+		"plain HTTP":                         {},
 		"HTTPS without a client certificate": {Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: certPool(t, daemon.CA)}}},
 	} {
 		scheme := "http://"
