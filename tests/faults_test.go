@@ -62,6 +62,12 @@ func newFaultClient(t *testing.T, url string) *faultClient {
 // exec sends one Exec and reads its reply.
 func (c *faultClient) exec(id int, code string) outcome {
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"Exec","arguments":{"code":%q}}}`, id, code)
+	return c.send(id, body, nil)
+}
+
+// send posts a request and reads its reply, telling onProgress of each
+// progress notification.
+func (c *faultClient) send(id int, body string, onProgress func()) outcome {
 	res, err := mcpPost(c.url, c.session, body)
 	if err != nil {
 		return outcome{transport: err}
@@ -69,6 +75,9 @@ func (c *faultClient) exec(id int, code string) outcome {
 	defer res.Body.Close()
 	o := outcome{status: res.StatusCode}
 	eachMessage(res.Body, func(m rpcLine) {
+		if m.Method == "notifications/progress" && onProgress != nil {
+			onProgress()
+		}
 		if m.answers(id) {
 			o.answered = true
 			var r struct {
@@ -185,14 +194,24 @@ func TestServeUnderFaultsAnswersEveryRequestAndLeaksNothing(t *testing.T) {
 		return quiet() <= before
 	})
 
-	// SIGTERM under load.
+	// SIGTERM under load: every client has a script running (it made its
+	// first call and waits on a tool that never answers) and keeps
+	// sending more.
+	var running atomic.Int64
+	for _, c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := int(nextID.Add(1))
+			o := c.send(id, hangingExec(id), func() { running.Add(1) })
+			mu.Lock()
+			outcomes[id] = o
+			mu.Unlock()
+		}()
+	}
 	wg.Add(1)
 	go func() { defer wg.Done(); round(4) }()
-	waitFor(t, "load to be running", func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return len(outcomes) > 0
-	})
+	waitFor(t, "a script of every client to be running", func() bool { return running.Load() >= faultLoaders })
 	stopping.Store(true)
 	if err := g.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
