@@ -55,4 +55,3 @@ func (f *relativeFormatter) format(value, unit string) []part {
 	}
 	return out
 }
-
