@@ -20,8 +20,14 @@ type Goja struct{}
 // maxCallStackSize is the sandbox's bound on call depth.
 const maxCallStackSize = 4096
 
-// Run evaluates script in a fresh runtime on the caller's goroutine.
-func (Goja) Run(ctx context.Context, script string) Outcome {
+// Run evaluates script in a fresh runtime on the caller's goroutine. A
+// panic of the engine fails that file, and the run goes on.
+func (Goja) Run(ctx context.Context, script string) (out Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = Outcome{Phase: "runtime", Message: fmt.Sprintf("the engine panicked: %v", r)}
+		}
+	}()
 	vm := goja.New()
 	vm.SetMaxCallStackSize(maxCallStackSize)
 	var printed strings.Builder
@@ -40,7 +46,7 @@ func (Goja) Run(ctx context.Context, script string) Outcome {
 	stop := context.AfterFunc(ctx, func() { vm.Interrupt("cancelled") })
 	defer stop()
 	_, err = vm.RunProgram(prog)
-	out := runtimeOutcome(vm, err)
+	out = runtimeOutcome(vm, err)
 	out.Printed = printed.String()
 	return out
 }
