@@ -173,7 +173,8 @@ func (p *classSetParser) operand() (set []codePointRange, single rune, err error
 	if p.pos >= len(p.s) {
 		return nil, -1, errClassSet
 	}
-	switch c := p.s[p.pos]; c {
+	c := p.s[p.pos]
+	switch c {
 	case '[':
 		set, negated, err := p.class()
 		if err != nil {
@@ -185,7 +186,11 @@ func (p *classSetParser) operand() (set []codePointRange, single rune, err error
 		return set, -1, nil
 	case '\\':
 		return p.escape()
-	case '(', ')', '{', '}', '/', '|', ']':
+	case '(', ')', '{', '}', '/', '|', ']', '-':
+		return nil, -1, errClassSet
+	}
+	if p.pos+1 < len(p.s) && p.s[p.pos+1] == c && strings.IndexByte("&!#$%*+,.:;<=>?@^`~", c) >= 0 {
+		// A reserved double punctuator.
 		return nil, -1, errClassSet
 	}
 	r, size := utf8.DecodeRuneInString(p.s[p.pos:])
