@@ -44,7 +44,22 @@ func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 		defer p.close()
 		onProgress = p.update
 	}
-	res := g.sys.Exec(ctx, req.Params.Arguments, onProgress)
+	if g.yield > 0 {
+		hr, err := exectool.ParseHandle(req.Params.Arguments)
+		switch {
+		case err != nil:
+			return toolResult(false, err.Error(), nil), nil
+		case hr.Wait != "" || hr.Cancel != "":
+			return g.execHandle(ctx, req.Session, hr, onProgress), nil
+		}
+		res := g.sys.StartDetached(ctx, mcpexec.DeclareOptions{}, req.Params.Arguments, mcpexec.DetachOptions{Wait: g.yield}, onProgress)
+		return g.execOutcome(req.Session, "", res, false), nil
+	}
+	return execResult(g.sys.Exec(ctx, req.Params.Arguments, onProgress)), nil
+}
+
+// execResult is the tool result of an Exec run that ended.
+func execResult(res mcpexec.ExecResult) *mcp.CallToolResult {
 	out := toolResult(res.OK, res.Text, res.Images)
 	if res.Stored != nil && res.Stored.URI != "" {
 		// The text shows the value's first part: the link reaches the
@@ -52,7 +67,7 @@ func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 		out.Content = append(out.Content[:1], append([]mcp.Content{resultLink(res.Stored)}, out.Content[1:]...)...)
 	}
 	out.Meta = mcp.Meta{AuditMetaKey: res.Audit}
-	return out, nil
+	return out
 }
 
 // toolResult is a result as the model receives it: the text, then the

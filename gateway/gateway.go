@@ -26,6 +26,11 @@ type Options struct {
 	// results kept by reference. Zero fields take the state package's
 	// defaults.
 	State state.Limits
+	// YieldAfter, when positive, is how long an Exec call waits for its
+	// script: one still running then returns "Still running" with a
+	// handle that Exec's wait and cancel arguments take (yield.go). Zero:
+	// every call waits for its script's end.
+	YieldAfter time.Duration
 }
 
 // refreshInterval is how often the gateway reads the tools it offers from
@@ -51,6 +56,10 @@ type Gateway struct {
 
 	// states holds each session's state (state.go).
 	states sessionStates
+	// yield is Options.YieldAfter; handles are the runs still answerable
+	// by wait and cancel (yield.go).
+	yield   time.Duration
+	handles runHandles
 }
 
 // supportedVersions are the protocol versions the gateway speaks: those in
@@ -74,7 +83,7 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 		opts.Version = "devel"
 	}
 	g := &Gateway{sys: sys, logger: logger, offered: map[string]mcpexec.Declaration{}, loopDone: make(chan struct{}),
-		states: sessionStates{limits: opts.State}}
+		states: sessionStates{limits: opts.State}, yield: opts.YieldAfter}
 	g.lifetime, g.stop = context.WithCancel(context.Background())
 	g.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
 		Logger:                    slog.New(slogzero.New(logger)),
@@ -101,6 +110,7 @@ func (g *Gateway) Close() {
 		_ = ss.Close()
 	}
 	g.states.close()
+	g.handles.close()
 }
 
 func (g *Gateway) refreshLoop() {
@@ -124,7 +134,7 @@ func (g *Gateway) refreshLoop() {
 //
 // It returns how many tools it handed over.
 func (g *Gateway) refresh() (changed int) {
-	decls := g.sys.DeclarationsWithCatalog(mcpexec.DeclareOptions{})
+	decls := g.withHandles(g.sys.DeclarationsWithCatalog(mcpexec.DeclareOptions{}))
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	want := make(map[string]mcpexec.Declaration, len(decls))

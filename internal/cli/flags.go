@@ -266,10 +266,15 @@ type serveFlags struct {
 	http         string // "" = stdio
 	allowOrigins []string
 	nodes        nodeFlags
+	yieldAfter   time.Duration
 }
 
-const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
+const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--yield-after D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
 	"[--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE] [--metrics ADDR] [--trace-args] [--verbose]"
+
+// defaultYieldAfter is how long an Exec call of serve waits for its script
+// by default: under the minute many MCP clients give a tool call.
+const defaultYieldAfter = 25 * time.Second
 
 // tokenEnv names the environment variable holding the HTTP bearer token:
 // a flag would show the secret to every user of ps.
@@ -289,6 +294,7 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 	})
 	addNodeFlags(fs, &f.nodes)
 	addTelemetryFlags(fs, &f.telemetryFlags)
+	fs.DurationVar(&f.yieldAfter, "yield-after", defaultYieldAfter, "an Exec call whose script is still running after `D` returns \"Still running\" with a handle to wait on or cancel; 0 waits for every script's end")
 	fs.StringVar(&f.metrics, "metrics", "", "serve the metrics for Prometheus at http://`ADDR`/metrics (host:port; a bare :port binds to 127.0.0.1)")
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return f, err
@@ -301,6 +307,9 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 	}
 	if f.budget <= 0 {
 		return f, usageError(fs, "--budget must be positive")
+	}
+	if f.yieldAfter < 0 {
+		return f, usageError(fs, "--yield-after must not be negative")
 	}
 	if len(f.allowOrigins) > 0 && f.http == "" {
 		return f, usageError(fs, "--allow-origin applies to --http only")
