@@ -33,6 +33,10 @@ var chosenDependencies = map[string]bool{
 	"github.com/evanw/esbuild":          true,
 	"github.com/go-sourcemap/sourcemap": true,
 
+	// golang.org/x/text's CLDR collation, plural rules and currency data
+	// back Intl in the sandbox.
+	"golang.org/x/text": true,
+
 	"go.opentelemetry.io/otel":                         true,
 	"go.opentelemetry.io/otel/trace":                   true,
 	"go.opentelemetry.io/otel/metric":                  true,

@@ -31,6 +31,10 @@ import (
 // as one, and exits; otherwise it returns at once. Call it first in main.
 func MaybeRunWorker() { sandbox.MaybeRunWorker() }
 
+// DefaultParkTimeout is how long a parked run waits for its answers
+// unless Options.ParkTimeout says otherwise.
+const DefaultParkTimeout = actors.DefaultParkTimeout
+
 // Options configure a System. The zero value is a System with no MCP
 // servers and default settings.
 type Options struct {
@@ -68,9 +72,14 @@ type Options struct {
 	OAuthStore oauth.Store
 	// Limits bound every Exec run; zero fields take sandbox defaults.
 	Limits sandbox.Limits
+	// Locale and TimeZone are the scripts' default locale (a BCP 47 tag
+	// such as "de-DE") and time zone (an IANA name such as
+	// "Europe/Berlin"), which Intl and toLocaleString use. Empty: en-US and
+	// UTC, whatever the machine's.
+	Locale, TimeZone string
 	// ParkTimeout bounds how long a run started by StartRun waits, parked,
-	// for the answers to its questions; then it is cancelled. Zero: 15
-	// minutes.
+	// for the answers to its questions; then it is cancelled. Zero:
+	// DefaultParkTimeout.
 	ParkTimeout time.Duration
 	// CatalogBudget is the catalog budget in estimated tokens; zero takes
 	// catalog.DefaultBudget.
@@ -216,7 +225,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	s.broadcaster = actors.StartBroadcaster(s.system, bopts)
 	s.funnel = &actors.Funnel{
 		Execs: s.execs, Gate: s.gate, Pool: s.pool,
-		Broadcaster: s.broadcaster, Settings: s.config, Limits: opts.Limits, Logger: logger, Telemetry: tel,
+		Broadcaster: s.broadcaster, Settings: s.config, Limits: opts.limits(), Logger: logger, Telemetry: tel,
 	}
 	if s.shapes != nil {
 		s.funnel.Observe = s.observe
@@ -380,3 +389,16 @@ var noPrompter = permissions.Unattended("")
 
 // noElicitor answers servers' questions for a System with no one to ask.
 var noElicitor = elicit.Unattended("no one is available to answer it")
+
+// limits are the Exec runs' limits, carrying the default locale and time
+// zone to the workers.
+func (o Options) limits() sandbox.Limits {
+	l := o.Limits
+	if o.Locale != "" {
+		l.Locale = o.Locale
+	}
+	if o.TimeZone != "" {
+		l.TimeZone = o.TimeZone
+	}
+	return l
+}

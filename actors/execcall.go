@@ -225,7 +225,7 @@ type nestedCalls struct {
 func (h nestedCalls) CallTool(ctx context.Context, name string, args json.RawMessage) (sandbox.CallResult, error) {
 	res, err := h.funnel.Call(withValuesOf{Context: ctx, values: h.caller}, name, args)
 	if err != nil {
-		return sandbox.CallResult{}, err
+		return sandbox.CallResult{}, scriptFailure(err)
 	}
 	if h.funnel.Observe != nil {
 		h.funnel.Observe(h.view.Snapshot, name, res)

@@ -63,7 +63,7 @@ store(key, value) keeps a JSON value for later scripts of this conversation and 
 
 `+catalogInConversation+` %s is reserved for the sandbox's own entries: when a catalog says it is partial, it shows how to search the full pool there.
 
-console.log output is returned together with the return value. Besides tools, console, store and load, the standard JavaScript built-ins and these web globals exist: setTimeout, setInterval, queueMicrotask, URL, URLSearchParams, atob, btoa, TextEncoder, TextDecoder, structuredClone, crypto.randomUUID, crypto.getRandomValues, performance.now. The sandbox has no require, import, eval, fetch, Intl, file system or network. The script runs under a time budget; tool calls that completed before a failure stay in effect.`,
+console.log output is returned together with the return value. Besides tools, console, store and load, the standard JavaScript built-ins and these web globals exist: setTimeout, setInterval, queueMicrotask, URL, URLSearchParams, atob, btoa, TextEncoder, TextDecoder, structuredClone, crypto.randomUUID, crypto.getRandomValues, performance.now. Intl formats for the en-US locale and the UTC time zone unless the host set others. The sandbox has no require, import, eval, fetch, file system or network. The script runs under a time budget; tool calls that completed before a failure stay in effect.`,
 	fmt.Sprintf("tools[%q]", catalog.SearchNamespace))
 
 // inputSchema is the parameter schema: one required string.

@@ -29,13 +29,16 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 
 // exec runs an Exec call. Cancelling the request aborts the script; with a
 // progress token, every nested call sends the live summary as a progress
-// notification.
+// notification. A caller of the 2026-07-28 protocol gets the questions as
+// input_required results (v20260728.go); an older one is asked within the
+// call.
 func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	ctx, cancel := g.bound(ctx)
 	defer cancel()
 	ctx = tracedRequest(ctx, req)
 	ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
-	if st := g.states.of(req.Session); st != nil {
+	c := callerOf(req.Session, req.Extra, req.ClientInfo())
+	if st := g.stateOf(c, true); st != nil {
 		ctx = mcpexec.WithState(ctx, st)
 	}
 	var onProgress func(string)
@@ -50,10 +53,15 @@ func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 		case err != nil:
 			return toolResult(false, err.Error(), nil), nil
 		case hr.Wait != "" || hr.Cancel != "":
-			return g.execHandle(ctx, req.Session, hr, onProgress), nil
+			return g.execHandle(ctx, c, hr, onProgress), nil
 		}
+	}
+	if asksByRoundTrip(req) {
+		return g.execParking(ctx, req, c, onProgress)
+	}
+	if g.yield > 0 {
 		res := g.sys.StartDetached(ctx, mcpexec.DeclareOptions{}, req.Params.Arguments, mcpexec.DetachOptions{Wait: g.yield}, onProgress)
-		return g.execOutcome(req.Session, "", res, false), nil
+		return g.execOutcome(c, "", res, false), nil
 	}
 	return execResult(g.sys.Exec(ctx, req.Params.Arguments, onProgress)), nil
 }

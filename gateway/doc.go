@@ -12,9 +12,16 @@
 // With Exec switched off the pool's tools are served flat, as the library
 // declares them.
 //
-// A nested call that needs the person's approval becomes an elicitation to
-// the client whose script made it, when that client supports elicitation;
-// otherwise the call is refused with guidance the model can pass on. A
+// The gateway speaks protocol 2026-07-28 and 2025-11-25 and older, at one
+// URL. A nested call that needs the person's approval is put to the client
+// whose script made it, when that client supports elicitation; otherwise
+// the call is refused with guidance the model can pass on. Up to 2025-11-25
+// the question is an elicitation request within the call. From 2026-07-28
+// the run parks (its worker keeps it, its budget clock stops) and the call
+// returns input_required with every question open (the questions of calls
+// made together come together) and a requestState, MAC'd and bound to the
+// run and the client; the retry with the answers resumes the same run, so
+// nothing is replayed. A
 // progress token on the Exec call gets one progress notification per nested
 // call, carrying the live summary; cancelling the request aborts the script.
 //
@@ -26,6 +33,9 @@
 //
 // Over HTTP (streamable), the gateway validates Host and Origin against DNS
 // rebinding, can require a bearer token, and shares one pool among every
-// client session; each session's permission questions and cancellations stay
-// its own.
+// client; each client's permission questions and cancellations stay its
+// own. Clients of 2025-11-25 and older get sessions; clients of 2026-07-28
+// are served statelessly (the SDK validates their Mcp-Method and Mcp-Name
+// headers and marks list results cacheable), and the client whose state a
+// script reaches is then named by its credentials and clientInfo name.
 package gateway

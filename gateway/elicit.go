@@ -42,8 +42,8 @@ func (p sessionPrompter) Ask(ctx context.Context, q permissions.Question) (permi
 	return answerFrom(res), nil
 }
 
-// answerFrom reads the person's answer. Anything but an accepted "allow"
-// rejects.
+// answerFrom reads the person's answer: one of the form's choices, or a
+// yes/no (true allows once). Anything but an accepted "allow" rejects.
 func answerFrom(res *mcp.ElicitResult) permissions.Answer {
 	switch res.Action {
 	case "decline":
@@ -52,8 +52,16 @@ func answerFrom(res *mcp.ElicitResult) permissions.Answer {
 	default:
 		return permissions.Answer{Kind: permissions.Reject, Reason: cancelledReason}
 	}
-	answer, _ := res.Content[answerField].(string)
 	reason, _ := res.Content[reasonField].(string)
+	var answer string
+	switch v := res.Content[answerField].(type) {
+	case string:
+		answer = v
+	case bool: // a yes/no form
+		if v {
+			answer = answerOnce
+		}
+	}
 	switch answer {
 	case answerOnce:
 		return permissions.Answer{Kind: permissions.AllowOnce}

@@ -54,19 +54,22 @@ type Gateway struct {
 	mu      sync.Mutex
 	offered map[string]mcpexec.Declaration // what clients see, by name
 
-	// states holds each session's state (state.go).
+	// states holds each client's state (state.go).
 	states sessionStates
+	// requestStates issues and verifies the requestStates of parked runs
+	// (requeststate.go).
+	requestStates *requestStates
 	// yield is Options.YieldAfter; handles are the runs still answerable
 	// by wait and cancel (yield.go).
 	yield   time.Duration
 	handles runHandles
 }
 
-// supportedVersions are the protocol versions the gateway speaks: those in
-// which a server may send a request (elicitation) while it serves a tool
-// call. From 2026-07-28 a question would have to end the call and replay it,
-// and a script blocked on a question cannot be replayed.
-var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+// supportedVersions are the protocol versions the gateway speaks. Up to
+// 2025-11-25 a question goes to the client in the middle of the call
+// (elicitation); from 2026-07-28 the call returns it, and the run waits,
+// parked, for the retry that answers it (v20260728.go).
+var supportedVersions = []string{protocol20260728, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // New returns a Gateway for sys, offering its tools as they are now, and
 // keeps them up to date until Close. sys stays the caller's to close, after
@@ -83,11 +86,12 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 		opts.Version = "devel"
 	}
 	g := &Gateway{sys: sys, logger: logger, offered: map[string]mcpexec.Declaration{}, loopDone: make(chan struct{}),
-		states: sessionStates{limits: opts.State}, yield: opts.YieldAfter}
+		states: sessionStates{limits: opts.State}, requestStates: newRequestStates(), yield: opts.YieldAfter}
 	g.lifetime, g.stop = context.WithCancel(context.Background())
 	g.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
-		Logger:                    slog.New(slogzero.New(logger)),
-		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		Logger: slog.New(slogzero.New(logger)),
+		// Prompts: none, but prompts/list answers (empty), so say so.
+		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Prompts: &mcp.PromptCapabilities{}},
 		SupportedProtocolVersions: supportedVersions,
 	})
 	g.server.AddResourceTemplate(resultTemplate, g.readResult)

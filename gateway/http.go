@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // HTTPOptions configure the streamable HTTP endpoint.
@@ -24,16 +22,16 @@ type HTTPOptions struct {
 	AllowedOrigins []string
 }
 
-// Handler serves the gateway over streamable HTTP, one MCP session per
-// client, all of them sharing the System's pool.
+// Handler serves the gateway over streamable HTTP, all clients sharing the
+// System's pool: one MCP session per client of 2025-11-25 and older, and
+// stateless requests for clients of 2026-07-28 (route.go).
 //
 // Against DNS rebinding, a request that reaches a loopback address with a
 // Host that is not loopback is refused (the SDK's check), and so is a
 // request whose Origin is neither loopback nor allowed. A missing Origin is
 // accepted: only browsers send one, and they always do.
 func (g *Gateway) Handler(opts HTTPOptions) http.Handler {
-	sessions := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return g.server },
-		&mcp.StreamableHTTPOptions{SessionTimeout: idleSessionTimeout})
+	sessions := newVersionRouter(g)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, opts.AllowedOrigins) {
 			http.Error(w, "Forbidden: origin not allowed", http.StatusForbidden)

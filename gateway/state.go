@@ -2,9 +2,11 @@ package gateway
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,57 +15,121 @@ import (
 	"github.com/mcpexec/mcpexec/state"
 )
 
-// Each MCP session is one conversation: its scripts' store and load reach a
+// Each client is one conversation: its scripts' store and load reach a
 // state of its own, and the results its Execs keep by reference are read
-// with resources/read by that session alone. A session's state lives in
-// memory as long as the session does.
+// with resources/read by that client alone. A client is a session where the
+// protocol has one (2025-11-25 and older, and any version over stdio): the
+// state lives in memory as long as the session does. A client of the
+// stateless 2026-07-28 protocol over HTTP has no session; it is named by
+// what it sends with every request (clientKey), and its state is forgotten
+// once it has sent nothing for idleClientTimeout.
 
-// sessionStates holds the state of every session that ran an Exec.
+// idleClientTimeout is how long the state of a client without a session
+// outlives its last request.
+const idleClientTimeout = idleSessionTimeout
+
+// sessionStates holds the state of every client that ran an Exec.
 type sessionStates struct {
 	limits state.Limits
 
-	mu     sync.Mutex
-	states map[*mcp.ServerSession]*state.State
-	closed bool
-	ended  sync.WaitGroup // the goroutines forgetting ended sessions
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]*sessionEntry
+	clients  map[string]*clientEntry
+	closed   bool
+	ended    sync.WaitGroup // the goroutines forgetting ended sessions
 }
 
-// of returns the state of ss, made on its first use; it is forgotten when
-// the session ends. Nil when the gateway is closing.
-func (s *sessionStates) of(ss *mcp.ServerSession) *state.State {
+// sessionEntry is what a session holds: its state, and the nonce that
+// names it as a client.
+type sessionEntry struct {
+	state *state.State
+	nonce string
+}
+
+// clientEntry is the state of a client without a session, and when it was
+// last used.
+type clientEntry struct {
+	state *state.State
+	used  time.Time
+}
+
+// entry returns the entry of ss, made on its first use; it is forgotten
+// when the session ends. Nil when the gateway is closing.
+func (s *sessionStates) entry(ss *mcp.ServerSession) *sessionEntry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if st, ok := s.states[ss]; ok || s.closed {
-		return st
+	if e, ok := s.sessions[ss]; ok || s.closed {
+		return e
 	}
-	if s.states == nil {
-		s.states = map[*mcp.ServerSession]*state.State{}
+	if s.sessions == nil {
+		s.sessions = map[*mcp.ServerSession]*sessionEntry{}
 	}
-	st := state.NewMemory(s.limits)
-	s.states[ss] = st
+	e := &sessionEntry{state: state.NewMemory(s.limits), nonce: rand.Text()}
+	s.sessions[ss] = e
 	s.ended.Add(1)
 	go func() {
 		defer s.ended.Done()
 		_ = ss.Wait()
 		s.mu.Lock()
-		delete(s.states, ss)
+		delete(s.sessions, ss)
 		s.mu.Unlock()
 	}()
-	return st
+	return e
+}
+
+// of returns the state of ss, made on its first use. Nil when the gateway
+// is closing.
+func (s *sessionStates) of(ss *mcp.ServerSession) *state.State {
+	if e := s.entry(ss); e != nil {
+		return e.state
+	}
+	return nil
 }
 
 // lookup returns the state of ss if it has one, without making it.
 func (s *sessionStates) lookup(ss *mcp.ServerSession) *state.State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.states[ss]
+	if e, ok := s.sessions[ss]; ok {
+		return e.state
+	}
+	return nil
 }
 
-// close stops making states and waits until every session's is forgotten
-// (the sessions are closed first).
+// ofClient returns the state of the client without a session named key,
+// made on its first use (create false: nil unless it exists), and forgets the
+// states of clients idle too long. Nil when the gateway is closing.
+func (s *sessionStates) ofClient(key string, create bool) *state.State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	for k, e := range s.clients {
+		if now.Sub(e.used) > idleClientTimeout {
+			delete(s.clients, k)
+		}
+	}
+	e, ok := s.clients[key]
+	switch {
+	case ok:
+	case !create || s.closed:
+		return nil
+	default:
+		if s.clients == nil {
+			s.clients = map[string]*clientEntry{}
+		}
+		e = &clientEntry{state: state.NewMemory(s.limits)}
+		s.clients[key] = e
+	}
+	e.used = now
+	return e.state
+}
+
+// close stops making states, waits until every session's is forgotten (the
+// sessions are closed first) and forgets the clients'.
 func (s *sessionStates) close() {
 	s.mu.Lock()
 	s.closed = true
+	s.clients = nil
 	s.mu.Unlock()
 	s.ended.Wait()
 }
@@ -82,7 +148,7 @@ var resultTemplate = &mcp.ResourceTemplate{
 // it alone.
 func (g *Gateway) readResult(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	st := g.states.lookup(req.Session)
+	st := g.stateOf(callerOf(req.Session, req.Extra, req.ClientInfo()), false)
 	if st == nil {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}

@@ -74,6 +74,6 @@ func TestEachSessionHasItsOwnState(t *testing.T) {
 	eventually(t, "the closed session's state forgotten", func() bool {
 		f.gw.states.mu.Lock()
 		defer f.gw.states.mu.Unlock()
-		return len(f.gw.states.states) == 1
+		return len(f.gw.states.sessions) == 1
 	})
 }

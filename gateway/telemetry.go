@@ -26,9 +26,7 @@ func tracedRequest(ctx context.Context, req *mcp.CallToolRequest) context.Contex
 	info := telemetry.ServerRequest{HTTP: req.Extra != nil && req.Extra.Header != nil}
 	if req.Session != nil {
 		info.SessionID = req.Session.ID()
-		if init := req.Session.InitializeParams(); init != nil {
-			info.ProtocolVersion = init.ProtocolVersion
-		}
+		info.ProtocolVersion = req.ProtocolVersion()
 	}
 	return telemetry.WithServerRequest(parent, info)
 }

@@ -37,7 +37,8 @@ func TestHTTPTraceparentHeaderParentsTheExecSpan(t *testing.T) {
 	const traceID, parentID = "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"
 	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL,
-		HTTPClient: &http.Client{Transport: headerTransport{traceparent: "00-" + traceID + "-" + parentID + "-01"}}}, nil)
+		HTTPClient: &http.Client{Transport: headerTransport{traceparent: "00-" + traceID + "-" + parentID + "-01"}}},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // a version with sessions, for mcp.session.id
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,6 +66,13 @@ var questionSchema = map[string]any{
 	"required": []string{answerField},
 }
 
+// Failures of a retry that answers a parked run.
+const (
+	unknownRunText = "Unknown run: the run these answers are for is not known here: it ended long ago and was forgotten. " +
+		"The calls it waited on did not run; tool calls that had already completed stay in effect."
+	closingText = "The gateway is shutting down: the call did not run."
+)
+
 // Denial reasons when the person closed the question without answering.
 const (
 	declinedReason  = "the user declined the question"
@@ -82,7 +89,7 @@ func textStillRunning(handle, summary string) string {
 // textUnknownHandle refuses a wait or cancel that names no run of the
 // session.
 func textUnknownHandle(handle string) string {
-	return fmt.Sprintf("No script of this session is running under the handle %q: it is unknown, belongs to another session, or its result was already returned.", handle)
+	return fmt.Sprintf("No script of this session is running under the handle %q: it is unknown, was started by another client, or its result was already returned.", handle)
 }
 
 // textCancelledRun is the result of a cancel.

@@ -15,34 +15,37 @@ import (
 // with Options.YieldAfter, an Exec still running after that long returns a
 // normal result that says "Still running" and names the run's handle; Exec
 // with {"wait": handle} waits for it again and {"cancel": handle} stops it.
-// A handle belongs to the session that started its run: another session's
-// wait is refused, and a session that ends cancels the runs it left going.
+// A handle belongs to the client that started its run (its session, or a
+// sessionless client's identity): another client's wait is refused, and a
+// session that ends cancels the runs it left going.
 // Once a wait or a cancel has returned a run's end, its handle is
 // forgotten; the System remembers an ended run that nobody waited on for a
 // bounded time (an hour) and count.
 
-// runHandles records which session started each run still answerable.
+// runHandles records which client started each run still answerable: a
+// session, or a sessionless client by its identity (caller.go).
 type runHandles struct {
 	mu     sync.Mutex
-	runs   map[mcpexec.RunID]*mcp.ServerSession
+	runs   map[mcpexec.RunID]string    // run -> its client's identity
 	watch  map[*mcp.ServerSession]bool // sessions whose end is watched
 	closed bool
 	ended  sync.WaitGroup
 }
 
-// add records run as ss's; when ss ends, its runs are cancelled.
-func (h *runHandles) add(sys *mcpexec.System, ss *mcp.ServerSession, run mcpexec.RunID) {
+// add records run as the client's (identity, and its session if it has
+// one); when that session ends, its runs are cancelled.
+func (h *runHandles) add(sys *mcpexec.System, identity string, ss *mcp.ServerSession, run mcpexec.RunID) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closed {
+	if h.closed || identity == "" {
 		sys.CancelRun(run)
 		return
 	}
 	if h.runs == nil {
-		h.runs, h.watch = map[mcpexec.RunID]*mcp.ServerSession{}, map[*mcp.ServerSession]bool{}
+		h.runs, h.watch = map[mcpexec.RunID]string{}, map[*mcp.ServerSession]bool{}
 	}
-	h.runs[run] = ss
-	if h.watch[ss] {
+	h.runs[run] = identity
+	if ss == nil || h.watch[ss] {
 		return
 	}
 	h.watch[ss] = true
@@ -53,7 +56,7 @@ func (h *runHandles) add(sys *mcpexec.System, ss *mcp.ServerSession, run mcpexec
 		h.mu.Lock()
 		var left []mcpexec.RunID
 		for id, owner := range h.runs {
-			if owner == ss {
+			if owner == identity {
 				left = append(left, id)
 				delete(h.runs, id)
 			}
@@ -66,11 +69,12 @@ func (h *runHandles) add(sys *mcpexec.System, ss *mcp.ServerSession, run mcpexec
 	}()
 }
 
-// owns reports whether run is ss's and still answerable.
-func (h *runHandles) owns(ss *mcp.ServerSession, run mcpexec.RunID) bool {
+// owns reports whether run is the client's and still answerable.
+func (h *runHandles) owns(identity string, run mcpexec.RunID) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.runs[run] == ss && ss != nil
+	owner, ok := h.runs[run]
+	return ok && identity != "" && owner == identity
 }
 
 func (h *runHandles) forget(run mcpexec.RunID) {
@@ -89,10 +93,10 @@ func (h *runHandles) close() {
 }
 
 // execHandle serves Exec's wait and cancel.
-func (g *Gateway) execHandle(ctx context.Context, ss *mcp.ServerSession, hr exectool.HandleRequest, onProgress func(string)) *mcp.CallToolResult {
+func (g *Gateway) execHandle(ctx context.Context, c caller, hr exectool.HandleRequest, onProgress func(string)) *mcp.CallToolResult {
 	handle := hr.Wait + hr.Cancel
 	run := mcpexec.RunID(handle)
-	if !g.handles.owns(ss, run) {
+	if !g.handles.owns(g.identity(c), run) {
 		return toolResult(false, textUnknownHandle(handle), nil)
 	}
 	// A run that ended before the cancel came gives its end as it is.
@@ -102,7 +106,7 @@ func (g *Gateway) execHandle(ctx context.Context, ss *mcp.ServerSession, hr exec
 		g.handles.forget(run)
 		return toolResult(false, textUnknownHandle(handle), nil)
 	}
-	return g.execOutcome(ss, run, res, cancelled)
+	return g.execOutcome(c, run, res, cancelled)
 }
 
 // yieldAfter is how long a call waits for a run: a cancel waits for its
@@ -117,9 +121,9 @@ func (g *Gateway) yieldAfter(hr exectool.HandleRequest) time.Duration {
 // execOutcome is the result of an Exec call that waited on a run (run,
 // "" for the call that started it): still running (its handle kept), or
 // its end (its handle forgotten).
-func (g *Gateway) execOutcome(ss *mcp.ServerSession, run mcpexec.RunID, res mcpexec.ExecResult, cancelled bool) *mcp.CallToolResult {
+func (g *Gateway) execOutcome(c caller, run mcpexec.RunID, res mcpexec.ExecResult, cancelled bool) *mcp.CallToolResult {
 	if res.Running != "" {
-		g.handles.add(g.sys, ss, res.Running)
+		g.handles.add(g.sys, g.identity(c), c.session, res.Running)
 		return toolResult(true, textStillRunning(string(res.Running), res.Summary), nil)
 	}
 	if run != "" {

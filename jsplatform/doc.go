@@ -3,8 +3,8 @@
 // URLSearchParams, atob, btoa, TextEncoder, TextDecoder, structuredClone,
 // crypto, performance, queueMicrotask, and the timers the embedder lends),
 // and the repairs of goja's built-ins that scripts rely on (JSON.parse with
-// V8's messages, Symbol.asyncIterator, typed-array from over strings,
-// English number formatting).
+// V8's messages, Symbol.asyncIterator, typed-array from over strings), and
+// Intl (package intl), with the built-ins' locale-sensitive methods.
 //
 // Install puts the platform into one runtime; everything it makes is
 // created in that runtime's realm, so a script reaches no function of

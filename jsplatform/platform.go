@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/mcpexec/mcpexec/jsplatform/intl"
 )
 
 // Config is what the embedder lends the platform.
@@ -22,17 +24,22 @@ type Config struct {
 	// parts are fixed programs, so this is a defect, never the script's
 	// doing. The global then reads as undefined.
 	OnError func(part string, err error)
+	// Locale and TimeZone are Intl's defaults (a BCP 47 tag, an IANA zone);
+	// empty: en-US and UTC.
+	Locale, TimeZone string
 }
 
 // Platform is the platform installed in one runtime. It belongs to that
 // runtime's goroutine.
 type Platform struct {
-	vm       *goja.Runtime
-	cfg      Config
-	globals  map[string]goja.Value // the lazy globals made so far
-	web      *goja.Object          // what web.js made, once made
-	convert  conversions           // once made
-	prepared []bool                // per part made on demand, already made
+	vm        *goja.Runtime
+	cfg       Config
+	globals   map[string]goja.Value // the lazy globals made so far
+	web       *goja.Object          // what web.js made, once made
+	convert   conversions           // once made
+	intl      *intl.Realm           // Intl, once made
+	localized bool                  // the locale-sensitive methods repaired
+	prepared  []bool                // per part made on demand, already made
 }
 
 // TimerNames are the globals Config.Timer makes.
@@ -76,6 +83,10 @@ func (p *Platform) Prepare(code string) error {
 			return err
 		}
 	}
+	if !p.localized && mentionsAny(code, localeMethods) {
+		p.localized = true
+		return repairLocaleMethods(p)
+	}
 	return nil
 }
 
@@ -107,6 +118,13 @@ func (g lazyGlobals) Get(key string) goja.Value {
 	switch {
 	case p.cfg.Timer != nil && slices.Contains(TimerNames, key):
 		v = p.cfg.Timer(key)
+	case key == "Intl":
+		r, err := p.buildIntl()
+		if err != nil {
+			p.failed("Intl", err)
+			return nil
+		}
+		v = r.Intl
 	case webGlobals[key]:
 		web, err := p.buildWeb()
 		if err != nil {
@@ -122,7 +140,7 @@ func (g lazyGlobals) Get(key string) goja.Value {
 }
 
 func (g lazyGlobals) Has(key string) bool {
-	return webGlobals[key] || (g.p.cfg.Timer != nil && slices.Contains(TimerNames, key))
+	return webGlobals[key] || key == "Intl" || (g.p.cfg.Timer != nil && slices.Contains(TimerNames, key))
 }
 func (lazyGlobals) Set(string, goja.Value) bool { return false }
 func (lazyGlobals) Delete(string) bool          { return false }
@@ -142,4 +160,21 @@ func mentionsAny(code string, words []string) bool {
 		}
 	}
 	return false
+}
+
+// buildIntl makes Intl in the realm, once: the first time a script reads
+// Intl or uses a locale-sensitive method of a built-in.
+func (p *Platform) buildIntl() (*intl.Realm, error) {
+	if p.intl != nil {
+		return p.intl, nil
+	}
+	r, err := intl.New(p.vm, intl.Config{
+		Locale: p.cfg.Locale, TimeZone: p.cfg.TimeZone,
+		ToNumber: p.ToNumber, ToText: p.ToText,
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.intl = r
+	return r, nil
 }

@@ -43,10 +43,18 @@ func compiled(name, src string) func() *goja.Program {
 //go:embed jsonparse.js
 var jsonParseSource string
 
-// numberLocaleSource is Number.prototype.toLocaleString for English.
-//
-//go:embed numberlocale.js
-var numberLocaleSource string
+// localeMethods are the built-ins' methods ECMA-402 makes take locales
+// and options; Intl replaces goja's, which ignore them, for code that
+// mentions one (Prepare).
+var localeMethods = []string{"toLocaleString", "toLocaleDateString", "toLocaleTimeString", "localeCompare"}
+
+func repairLocaleMethods(p *Platform) error {
+	r, err := p.buildIntl()
+	if err != nil {
+		return err
+	}
+	return r.RepairPrototypes()
+}
 
 // repairs mend goja's built-ins where they differ from what scripts rely
 // on. They come before the built-ins (builtins.go), which rely on them.
@@ -54,7 +62,7 @@ var repairs = []onDemand{
 	// goja lacks the well-known symbol for async iteration; the transform's
 	// lowered for await and async generators look it up by this name, and
 	// so does Array.fromAsync.
-	{[]string{"asyncIterator", "fromAsync"}, compiled("repair-async-iterator.js", `Object.defineProperty(Symbol, 'asyncIterator', {
+	{mentions: []string{"asyncIterator", "fromAsync"}, program: compiled("repair-async-iterator.js", `Object.defineProperty(Symbol, 'asyncIterator', {
 		value: Symbol('Symbol.asyncIterator'), writable: false, configurable: false, enumerable: false,
 	});`)},
 	// goja's typed array from refuses a string source, which is iterable:
@@ -71,8 +79,6 @@ var repairs = []onDemand{
 			writable: true, configurable: true, enumerable: false,
 		});
 	})();`)},
-	// goja's Number.prototype.toLocaleString ignores the locale.
-	{[]string{"toLocaleString"}, compiled("repair-number-locale.js", numberLocaleSource)},
 	// goja's JSON.parse words malformed text as Go's decoder does, twice
 	// with Go internals; the repair throws V8's SyntaxError instead.
 	{[]string{"JSON.parse"}, compiled("repair-json-parse.js", jsonParseSource)},

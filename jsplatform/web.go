@@ -38,8 +38,8 @@ var webGlobals = map[string]bool{
 const maxRandomBytes = 65536
 
 // buildWeb runs web.js in the realm, lending it a source of random bytes,
-// the clock, the platform's conversion to text, and the realm's own
-// setTimeout as it was before the script ran.
+// the clock, the platform's conversion to text, the realm's own setTimeout
+// as it was before the script ran, and the encodings (encoding.go).
 func (p *Platform) buildWeb() (*goja.Object, error) {
 	if p.web != nil {
 		return p.web, nil
@@ -66,7 +66,7 @@ func (p *Platform) buildWeb() (*goja.Object, error) {
 	if p.cfg.Timer != nil {
 		setTimeout = lazyGlobals{p}.Get("setTimeout")
 	}
-	web, err := apply(goja.Undefined(), randomBytes, now, setTimeout, p.conversions().text)
+	web, err := apply(goja.Undefined(), randomBytes, now, setTimeout, p.conversions().text, p.encodings())
 	if err != nil {
 		return nil, err
 	}

@@ -4,11 +4,12 @@
 // This file is compiled once per process. A run builds these globals only
 // when its script first touches one of them (see lazyGlobals), by calling
 // the function below in its own realm: everything here is created in that
-// realm. The host lends three functions only: random bytes, the run's clock,
-// and text, which converts a value to a string as Web IDL does (a symbol is
-// refused) in JavaScript's words when it cannot; the realm's own setTimeout
-// is passed in as it was before the script ran.
-(function (randomBytes, now, setTimeoutOfRealm, text) {
+// realm. The host lends: random bytes, the run's clock, text, which converts
+// a value to a string as Web IDL does (a symbol is refused) in JavaScript's
+// words when it cannot, and the encodings (base64 both ways and UTF-8
+// decoding, in linear time; each answers null where the caller throws); the
+// realm's own setTimeout is passed in as it was before the script ran.
+(function (randomBytes, now, setTimeoutOfRealm, text, encodings) {
 	'use strict';
 	const defineProperty = Object.defineProperty;
 
@@ -52,35 +53,8 @@
 		}
 
 		function utf8Decode(bytes, fatal) {
-			let s = '';
-			const bad = () => {
-				if (fatal) throw new TypeError('The encoded data was not valid for encoding utf-8');
-				s += '\ufffd';
-			};
-			for (let i = 0; i < bytes.length;) {
-				const b = bytes[i];
-				let need = 0, c = 0, min = 0;
-				if (b < 0x80) { s += fromCharCode(b); i++; continue; }
-				if (b >= 0xc2 && b <= 0xdf) { need = 1; c = b & 31; min = 0x80; }
-				else if (b >= 0xe0 && b <= 0xef) { need = 2; c = b & 15; min = 0x800; }
-				else if (b >= 0xf0 && b <= 0xf4) { need = 3; c = b & 7; min = 0x10000; }
-				else { bad(); i++; continue; }
-				let j = 1;
-				for (; j <= need; j++) {
-					const n = bytes[i + j];
-					if (n === undefined || (n & 0xc0) !== 0x80) break;
-					c = (c << 6) | (n & 63);
-				}
-				if (j <= need) { bad(); i += j; continue; }
-				if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) { bad(); i++; continue; }
-				i += need + 1;
-				if (c >= 0x10000) {
-					c -= 0x10000;
-					s += fromCharCode(0xd800 + (c >> 10), 0xdc00 + (c & 1023));
-				} else {
-					s += fromCharCode(c);
-				}
-			}
+			const s = encodings.utf8Decode(bytes.buffer, bytes.byteOffset, bytes.byteLength, fatal);
+			if (s === null) throw new TypeError('The encoded data was not valid for encoding utf-8');
 			return s;
 		}
 
@@ -130,7 +104,6 @@
 			}
 		}
 
-		const base64Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 		function invalidCharacter() {
 			const e = new Error('Invalid character');
@@ -140,33 +113,15 @@
 
 		function btoa(data) {
 			if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
-			const s = text(data);
-			let out = '';
-			for (let i = 0; i < s.length; i += 3) {
-				const a = s.charCodeAt(i), b = s.charCodeAt(i + 1), c = s.charCodeAt(i + 2);
-				if (a > 255 || b > 255 || c > 255) throw invalidCharacter();
-				const n = (a << 16) | ((b || 0) << 8) | (c || 0);
-				out += base64Alphabet[n >> 18] + base64Alphabet[(n >> 12) & 63] +
-					(i + 1 < s.length ? base64Alphabet[(n >> 6) & 63] : '=') +
-					(i + 2 < s.length ? base64Alphabet[n & 63] : '=');
-			}
+			const out = encodings.btoa(text(data));
+			if (out === null) throw invalidCharacter();
 			return out;
 		}
 
 		function atob(data) {
 			if (arguments.length === 0) throw new TypeError('The "data" argument must be specified');
-			let s = text(data).replace(/[\t\n\f\r ]/g, '');
-			if (s.length % 4 === 0) s = s.replace(/==?$/, '');
-			if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) throw invalidCharacter();
-			let out = '', bits = 0, value = 0;
-			for (let i = 0; i < s.length; i++) {
-				value = (value << 6) | base64Alphabet.indexOf(s[i]);
-				bits += 6;
-				if (bits >= 8) {
-					bits -= 8;
-					out += fromCharCode((value >> bits) & 255);
-				}
-			}
+			const out = encodings.atob(text(data));
+			if (out === null) throw invalidCharacter();
 			return out;
 		}
 
@@ -188,7 +143,7 @@
 					out.push(b);
 				}
 			}
-			return utf8Decode(out, false);
+			return utf8Decode(new Uint8Array(out), false);
 		}
 		const isHex = (b) => (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
 
@@ -607,6 +562,10 @@
 			Int32Array, Uint32Array, Float32Array, Float64Array];
 		const errorTypes = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
 
+		// define makes a clone's own property: assigning would run a setter,
+		// and an own "__proto__" key would set the clone's prototype instead.
+		const define = (o, k, value) => defineProperty(o, k, { value, writable: true, enumerable: true, configurable: true });
+
 		function structuredClone(value) {
 			if (arguments.length === 0) throw new TypeError('The "value" argument must be specified');
 			const seen = new Map();
@@ -619,7 +578,7 @@
 				if (Array.isArray(v)) {
 					out = new Array(v.length);
 					seen.set(v, out);
-					for (const k of Object.keys(v)) out[k] = clone(v[k]);
+					for (const k of Object.keys(v)) define(out, k, clone(v[k]));
 					return out;
 				}
 				switch (tag) {
@@ -659,7 +618,7 @@
 				if (out) { seen.set(v, out); return out; }
 				out = {};
 				seen.set(v, out);
-				for (const k of Object.keys(v)) out[k] = clone(v[k]);
+				for (const k of Object.keys(v)) define(out, k, clone(v[k]));
 				return out;
 			};
 			return clone(value);

@@ -330,3 +330,20 @@ func callOverTheLimit(t *testing.T, m *pool.Manager) {
 		t.Fatalf("err = %v, want %s", err, want)
 	}
 }
+
+// A stdio server writing a reply of some megabytes slowly answers a ping
+// only after it: the connection stays while the reply's bytes keep
+// arriving, however long the ping waits, and the call gets all of it.
+func TestAPingBehindASlowLargeReplyKeepsTheConnection(t *testing.T) {
+	command, args, env := testservers.TrickleCommand()
+	slow := pool.ServerConfig{Name: "slow", Command: command, Args: args, Env: env, ConnectTimeout: 3 * time.Second}
+	m := start(t, []pool.ServerConfig{slow}, pool.Options{PingInterval: 100 * time.Millisecond})
+	waitFor(t, m, "slow", has("mcp__slow__big"))
+	connects := m.Status()[0].Connects
+	// Long enough to arrive over several of the ping's waits.
+	size := 3 * 2 * testservers.TrickleRate
+	callBig(t, m, "slow", size)
+	if got := m.Status()[0].Connects; got != connects {
+		t.Errorf("the server was reconnected during the reply: %d connections, then %d", connects, got)
+	}
+}

@@ -254,11 +254,11 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		case <-ended:
 			return time.Since(since), errClosedByServer
 		case <-s.probe:
-			if err := s.ping(ctx, session); err != nil {
+			if err := s.ping(ctx, session, handle); err != nil {
 				return time.Since(since), err
 			}
 		case <-tick:
-			if err := s.ping(ctx, session); err != nil {
+			if err := s.ping(ctx, session, handle); err != nil {
 				return time.Since(since), err
 			}
 		case <-s.changed:
@@ -275,14 +275,22 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	}
 }
 
-// ping checks that the server still answers; nil when ctx ended.
-func (s *server) ping(ctx context.Context, session *mcp.ClientSession) error {
+// ping checks that the server still answers; nil when ctx ended, and nil
+// when the ping went unanswered while the server's bytes kept arriving
+// (see liveness.go).
+func (s *server) ping(ctx context.Context, session *mcp.ClientSession, conn *connHandle) error {
+	before, counted := conn.activity()
 	pctx, cancel := context.WithTimeout(ctx, s.connectTimeout())
 	defer cancel()
-	if err := session.Ping(pctx, nil); err != nil && ctx.Err() == nil {
-		return fmt.Errorf("the server stopped answering: %w", err)
+	err := session.Ping(pctx, nil)
+	if err == nil || ctx.Err() != nil {
+		return nil
 	}
-	return nil
+	if after, _ := conn.activity(); counted && after > before && pctx.Err() != nil {
+		s.m.log.Debug().Str("server", s.cfg.Name).Msg("ping unanswered while the server's output was still coming in: kept the connection")
+		return nil
+	}
+	return fmt.Errorf("the server stopped answering: %w", err)
 }
 
 // list reads every page of tools/list. Entries come from the raw reply when

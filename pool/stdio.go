@@ -10,9 +10,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
@@ -86,7 +88,8 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	go p.copyStderr()
 	go p.wait()
 	limit := t.cfg.maxReplyBytes()
-	stdout := newJSONLines(stdoutR, limit, func(line string) {
+	activity := new(atomic.Int64)
+	stdout := newJSONLines(countingReader{stdoutR, activity}, limit, func(line string) {
 		t.log.Warn().Str("server", t.cfg.Name).Str("line", line).Msg("ignored a line on stdout that is not JSON-RPC")
 	}, func(size int64, answered bool) {
 		t.log.Warn().Str("server", t.cfg.Name).Int64("bytes", size).Int("limit", limit).Bool("answered", answered).
@@ -101,7 +104,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		p.stop(t.grace)
 		return nil, err
 	}
-	return &processConn{Connection: inner, proc: p, grace: t.grace}, nil
+	return &processConn{Connection: inner, proc: p, grace: t.grace, activity: activity}, nil
 }
 
 // process is a started server and its process group.
@@ -177,10 +180,21 @@ func (p *process) exitReason() error {
 // the whole process group.
 type processConn struct {
 	mcp.Connection
-	proc  *process
-	grace time.Duration
-	once  sync.Once
+	proc     *process
+	grace    time.Duration
+	once     sync.Once
+	activity *atomic.Int64 // bytes read from the server's stdout, and messages decoded
 }
+
+func (c *processConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if err == nil {
+		c.activity.Add(1)
+	}
+	return msg, err
+}
+
+func (c *processConn) inputActivity() int64 { return c.activity.Load() }
 
 func (c *processConn) Close() error {
 	err := c.Connection.Close() // closes stdin: the polite shutdown request

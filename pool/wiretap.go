@@ -257,6 +257,14 @@ func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, err
 }
 
+// inputActivity forwards to a wrapped connection that counts it.
+func (c *tapConn) inputActivity() int64 {
+	if r, ok := c.Connection.(activeInput); ok {
+		return r.inputActivity()
+	}
+	return 0
+}
+
 func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	c.tap.sent(ctx, msg)
 	return c.Connection.Write(ctx, msg)

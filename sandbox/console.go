@@ -131,7 +131,7 @@ func (x *execution) formatArg(v goja.Value) string {
 	}
 	if _, isObject := v.(*goja.Object); !isObject {
 		if s, isString := v.Export().(string); isString {
-			return withoutEngineInternals(s)
+			return s
 		}
 		if _, isSymbol := v.(*goja.Symbol); isSymbol {
 			return v.String()

@@ -38,6 +38,10 @@ func TestScriptCatchesConversionErrorsInJavaScriptsWords(t *testing.T) {
 		"setTimeout BigInt delay":      {`setTimeout(() => {}, 1n)`, "TypeError: Cannot mix BigInt and other types, use explicit conversions"},
 		"setInterval result delay":     {`setInterval(() => {}, r)`, objectConversion},
 		"toLocaleString options":       {`(1).toLocaleString("en", { minimumFractionDigits: r })`, objectConversion},
+		"own bare object concatenated": {`"x" + Object.create(null)`, objectConversion},
+		"own bare object as a string":  {`String({ __proto__: null, a: { b: 1 } })`, objectConversion},
+		"toString returning an object": {`"" + { toString() { return {}; }, valueOf() { return {}; } }`, objectConversion},
+		"array of bare objects joined": {`[Object.create(null)].join()`, objectConversion},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

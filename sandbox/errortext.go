@@ -3,7 +3,6 @@ package sandbox
 import (
 	"regexp"
 	"strconv"
-	"strings"
 	"unicode"
 
 	"github.com/dop251/goja"
@@ -12,19 +11,6 @@ import (
 // Error text is written for the model that wrote the script: it says where
 // in the script as written an error arose and which tool rejected, and it
 // never shows the engine's Go internals.
-
-// engineConversion is goja's text for an object it cannot convert to a
-// primitive (conversion.go): the failure, console output and the return
-// value carry JavaScript's wording instead.
-var engineConversion = regexp.MustCompile(`(?s)Could not convert &\{.*?\}(?: \(\*goja\.[A-Za-z]+\))? to primitive`)
-
-// withoutEngineInternals rewrites engine messages that show Go values.
-func withoutEngineInternals(s string) string {
-	if !strings.Contains(s, engineConversionPrefix+"&{") {
-		return s
-	}
-	return engineConversion.ReplaceAllString(s, conversionText)
-}
 
 // helpfulMessages replace the engine's message for names a script reaches
 // for out of habit, so the model learns why instead of guessing.
@@ -43,7 +29,7 @@ func errorText(obj *goja.Object) string {
 	if message == "" {
 		return name
 	}
-	text := withoutEngineInternals(name + ": " + message)
+	text := name + ": " + message
 	if helpful, ok := helpfulMessages[text]; ok {
 		return "ReferenceError: " + helpful
 	}

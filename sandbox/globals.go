@@ -10,7 +10,8 @@ import (
 // for the code about to run (preparePlatform).
 func (x *execution) installPlatform() error {
 	p, err := jsplatform.Install(x.realm.vm, jsplatform.Config{
-		Timer: x.timerFunction,
+		Timer:  x.timerFunction,
+		Locale: x.limits.Locale, TimeZone: x.limits.TimeZone,
 		OnError: func(part string, err error) {
 			x.logger.Error().Err(err).Str("part", part).Msg("sandbox: platform failed")
 		},

@@ -129,15 +129,14 @@ func TestISO4_ReachableFunctionsBelongToTheSandboxRealm(t *testing.T) {
 			arrayItemProto: Object.getPrototypeOf(r.list[0]) === null,
 			viaResult,
 			toolCtorIsSandboxFunction: tools.mcp__s__t.constructor === Function,
-			resultConversionCtorIsSandboxFunction: r[Symbol.toPrimitive].constructor === Function &&
-				r.nested[Symbol.toPrimitive] === r[Symbol.toPrimitive],
+			resultOwnSymbols: Object.getOwnPropertySymbols(r).length,
 			consoleCtorIsSandboxFunction: console.log.constructor === Function,
 			toolName: tools.mcp__s__t.name,
 			consoleName: console.log.name,
 			searchName: tools["$codemode"].search.name,
 		};`)
 	wantValue(t, res, `{"resultCtor":"undefined","nestedCtor":"undefined","resultProto":true,"arrayItemProto":true,
-		"viaResult":"TypeError","toolCtorIsSandboxFunction":true,"resultConversionCtorIsSandboxFunction":true,
+		"viaResult":"TypeError","toolCtorIsSandboxFunction":true,"resultOwnSymbols":0,
 		"consoleCtorIsSandboxFunction":true,
 		"toolName":"mcp__s__t","consoleName":"log","searchName":"search"}`)
 }

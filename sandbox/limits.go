@@ -30,6 +30,10 @@ type Limits struct {
 	// MaxKeptBytes is the largest return value kept whole by reference
 	// (Request.Reference): a larger one is only measured.
 	MaxKeptBytes int64
+	// Locale and TimeZone are no bounds but travel with them to the
+	// worker: Intl's default locale (a BCP 47 tag) and time zone (an IANA
+	// name) in the run's realm. Empty: en-US and UTC.
+	Locale, TimeZone string
 }
 
 // Defaults used for zero Limits fields.

@@ -18,7 +18,6 @@ type realm struct {
 	objectPrototype *goja.Object
 	arrayPrototype  *goja.Object
 	errorCtor       goja.Value
-	toPrimitive     goja.Value // of tool results, once made (conversion.go)
 	// log receives each console line's arguments: the console is made
 	// with the realm, before the run (and its sink) is known.
 	log func(args []goja.Value)

@@ -48,7 +48,6 @@ func (x *execution) succeed(v goja.Value) Result {
 		whole  *Whole
 	)
 	if s, isString := stringValue(v); exists && isString {
-		s = withoutEngineInternals(s)
 		shown, chars = s, utf8.RuneCountInString(s)
 		switch {
 		case s == "":
@@ -181,10 +180,27 @@ func (r *Result) wholeLost() {
 
 // fail builds a failure Result that keeps the console output written before
 // the failure (EDGE-9).
+//
+// The reason is capped as a return value is: a script can throw a string
+// of any length, and a tool can fail with a text of any length.
 func (x *execution) fail(reason string) Result {
+	reason = capFailure(reason, x.limits.MaxResultChars)
 	res := x.result(false, reason)
 	res.Text = failureText(&x.console, reason)
 	return res
+}
+
+// capFailure cuts a failure reason longer than max characters, and says
+// so after the part kept.
+func capFailure(reason string, max int) string {
+	if len(reason) <= max {
+		return reason
+	}
+	chars := utf8.RuneCountInString(reason)
+	if chars <= max {
+		return reason
+	}
+	return truncateRunes(reason, max) + "\n" + msgFailureTruncated(chars)
 }
 
 // failureText is the model-facing text of a failure: the console output

@@ -88,6 +88,10 @@ func msgLogTruncated(total int) string {
 	return fmt.Sprintf("[console output truncated: %d characters in all]", total)
 }
 
+func msgFailureTruncated(total int) string {
+	return fmt.Sprintf("[error text truncated: %d characters in all]", total)
+}
+
 func msgResultTruncated(total int) string {
 	return fmt.Sprintf("[return value truncated: %d characters in all]", total)
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/mcpexec/mcpexec/jsplatform"
 )
 
 // The fixed model-visible strings carry no figures at all: a limit or budget
@@ -15,7 +17,7 @@ func TestModelVisibleTextCarriesNoNumbers(t *testing.T) {
 		msgUnknownTool("mcp__a__b"), msgSearchNotTopLevel(), searchCallForm,
 		msgWorkerOutOfMemory, msgWorkerStackOverflow, msgWorkerCrashed, msgWorkerUnavailable, msgResultTooLarge,
 		msgExportStatement, msgImportMeta, msgRequire, msgIntl, msgTimerCallback, msgTooManyTimers, msgEngineSyntax,
-		msgScriptTooLong, conversionText,
+		msgScriptTooLong, jsplatform.ConversionText,
 	}
 	for _, s := range fixed {
 		if strings.IndexFunc(s, unicode.IsDigit) >= 0 {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mcpexec/mcpexec/jsplatform"
 )
 
 // TestTypeScriptRuns runs the TypeScript models write after reading the
@@ -193,8 +195,8 @@ func TestErrorTextShowsNoGoValues(t *testing.T) {
 				t.Errorf("%s: text shows Go internals (%q):\n%s", code, leak, res.Text)
 			}
 		}
-		if !strings.Contains(res.Text, conversionText) {
-			t.Errorf("%s: text lacks %q:\n%s", code, conversionText, res.Text)
+		if !strings.Contains(res.Text, jsplatform.ConversionText) {
+			t.Errorf("%s: text lacks %q:\n%s", code, jsplatform.ConversionText, res.Text)
 		}
 	}
 }

@@ -17,9 +17,8 @@ var errBadJSON = errors.New("invalid JSON")
 
 // fromJSON builds a fresh sandbox value from JSON. Objects get a null
 // prototype (ISO-4: their constructor is undefined, so no path leads from a
-// tool result to a function that compiles code) and the realm's
-// Symbol.toPrimitive that refuses conversion in JavaScript's words
-// (conversion.go), keys keep the order the server sent except "__proto__",
+// tool result to a function that compiles code; converting one to a
+// primitive throws V8's TypeError, as in Node), keys keep the order the server sent except "__proto__",
 // which is skipped, and nothing of the host is shared with the script
 // (ISO-5).
 //
@@ -27,7 +26,7 @@ var errBadJSON = errors.New("invalid JSON")
 // every nested call's result passes through here, and going through
 // encoding/json's token stream cost more than the rest of the call.
 func fromJSON(r *realm, data json.RawMessage) (goja.Value, error) {
-	d := inbound{vm: r.vm, toPrimitive: r.unconvertible(), data: data}
+	d := inbound{vm: r.vm, data: data}
 	d.space()
 	if d.pos == len(d.data) {
 		return goja.Null(), nil
@@ -43,10 +42,9 @@ func fromJSON(r *realm, data json.RawMessage) (goja.Value, error) {
 }
 
 type inbound struct {
-	vm          *goja.Runtime
-	toPrimitive goja.Value
-	data        []byte
-	pos         int
+	vm   *goja.Runtime
+	data []byte
+	pos  int
 }
 
 func (d *inbound) space() {
@@ -163,9 +161,6 @@ func (d *inbound) object(depth int) (goja.Value, error) {
 	d.pos++ // '{'
 	obj := d.vm.NewObject()
 	if err := obj.SetPrototype(nil); err != nil {
-		return nil, err
-	}
-	if err := obj.DefineDataPropertySymbol(goja.SymToPrimitive, d.toPrimitive, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
 		return nil, err
 	}
 	if d.space(); d.pos < len(d.data) && d.data[d.pos] == '}' {

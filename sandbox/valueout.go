@@ -130,7 +130,6 @@ func (o *outbound) write(b []byte) error {
 const stringPiece = 32 << 10
 
 func (o *outbound) writeString(s string) error {
-	s = withoutEngineInternals(s)
 	if len(s) <= stringPiece {
 		return o.write(appendJSONString(nil, s))
 	}

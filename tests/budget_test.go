@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"bufio"
 	"errors"
 	"io"
 	"os"
@@ -57,25 +56,18 @@ func TestMemoryFlagCapsTheWorker(t *testing.T) {
 // An interrupt in the middle of a run (BUDGET-8) ends it, and closing the
 // session stops every server and worker process the demo started.
 func TestBUDGET8_InterruptEndsTheRunAndLeavesNoProcessBehind(t *testing.T) {
-	cmd, stdout, stderr, mark := startHangingDemo(t)
+	cmd, stdout, terminal, mark := startHangingDemo(t)
 	defer func() { _ = cmd.Process.Kill() }() // only if a check below fails first
 
-	// The live summary lists hang once the call is under way.
-	out := bufio.NewReader(stdout)
-	var seen strings.Builder
-	for !strings.Contains(seen.String(), "live: 2 tool calls: mcp__text__echo, mcp__text__hang") {
-		line, err := out.ReadString('\n')
-		seen.WriteString(line)
-		if err != nil {
-			t.Fatalf("demo ended before hang was called: %v\n%s\n%s", err, seen.String(), stderr.String())
-		}
-	}
+	// The live line lists hang once the call is under way.
+	waitShown(t, terminal, "2 tool calls: mcp__text__echo, mcp__text__hang")
 	requireRunProcesses(t, mark)
 
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	rest, _ := io.ReadAll(out)
+	go func() { _, _ = io.Copy(io.Discard, terminal) }() // the rest it shows
+	rest, _ := io.ReadAll(stdout)
 	err := cmd.Wait()
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 130 {

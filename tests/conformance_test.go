@@ -16,7 +16,8 @@ import (
 // the other authorization scenarios the Go SDK's own conformance client
 // passes (older servers' discovery fallbacks, issuer checks, refresh
 // scopes, authorization server migration), and the core ones, among them a
-// server's question answered with the form's defaults.
+// server's question answered with the form's defaults and the current
+// revision's custom headers and schema preservation.
 var conformanceScenarios = []string{
 	// The "auth" suite.
 	"auth/metadata-default",
@@ -52,6 +53,12 @@ var conformanceScenarios = []string{
 	"tools_call",
 	"sse-retry",
 	"elicitation-sep1034-client-defaults",
+	// The 2026-07-28 client: parameters marked x-mcp-header sent as
+	// Mcp-Param-* headers, and input schemas kept as served (the flat
+	// declaration's schema, echoed back, still holds $schema, $defs, $anchor,
+	// allOf/anyOf and if/then/else).
+	"http-custom-headers",
+	"json-schema-2020-12-preservation",
 }
 
 // conformanceParallel is how many scenarios run at once: each one is a

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -147,10 +148,18 @@ func startHTTPGateway(t *testing.T, env ...string) *httpGateway {
 // flags for serve.
 func startHTTPGatewayWith(t *testing.T, mark string, env []string, flags ...string) *httpGateway {
 	t.Helper()
-	g := &httpGateway{mark: mark, stderr: &strings.Builder{}}
 	servers := serversFile(t, "srv", "text")
 	settings := writeFile(t, "settings.json", builtinAllowed)
-	args := append([]string{"serve", "--servers", servers, "--settings", settings, "--http", "127.0.0.1:0"}, flags...)
+	return startHTTPGatewayArgs(t, mark, env, append([]string{"serve", "--servers", servers, "--settings", settings}, flags...))
+}
+
+// startHTTPGatewayArgs starts mcpexec with args (serve and its flags)
+// serving HTTP on a free loopback port, and waits for the address it
+// prints.
+func startHTTPGatewayArgs(t *testing.T, mark string, env, args []string) *httpGateway {
+	t.Helper()
+	g := &httpGateway{mark: mark, stderr: &strings.Builder{}}
+	args = append(slices.Clone(args), "--http", "127.0.0.1:0")
 	g.cmd = exec.Command(mcpexecBin, args...)
 	g.cmd.Env = append(append(os.Environ(), g.mark), env...)
 	pipe, err := g.cmd.StderrPipe()
@@ -184,8 +193,15 @@ func startHTTPGatewayWith(t *testing.T, mark string, env []string, flags ...stri
 // connect connects an SDK client to the gateway, closed when the test ends.
 func (g *httpGateway) connect(t *testing.T) *mcp.ClientSession {
 	t.Helper()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).Connect(context.Background(),
-		&mcp.StreamableClientTransport{Endpoint: g.url}, nil)
+	return g.connectAs(t, "e2e", "")
+}
+
+// connectAs connects an SDK client named name at protocol version ("":
+// the SDK's latest), closed when the test ends.
+func (g *httpGateway) connectAs(t *testing.T, name, version string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: g.url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"bufio"
 	"strings"
 	"testing"
 	"time"
@@ -16,10 +15,8 @@ const orphanLimit = 30 * time.Second
 // end by themselves when their pipes to it close, even with a call in
 // flight, instead of living on as orphans.
 func TestKilledDemoLeavesNoOrphans(t *testing.T) {
-	cmd, stdout, _, mark := startHangingDemo(t)
-	out := bufio.NewScanner(stdout)
-	for out.Scan() && !strings.Contains(out.Text(), "mcp__text__hang") {
-	}
+	cmd, _, terminal, mark := startHangingDemo(t)
+	waitShown(t, terminal, "mcp__text__hang")
 	requireRunProcesses(t, mark)
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)

@@ -145,6 +145,26 @@ return { caught, title: r.title };`
 	}
 }
 
+// A caught rejection says which call failed: of three calls in a
+// Promise.all, the one that failed is named in e.message, as it is when the
+// rejection goes uncaught.
+func TestCaughtToolRejectionNamesTheTool(t *testing.T) {
+	script := `try {
+  await Promise.all([
+    tools.mcp__text__echo({ text: "a" }),
+    tools.mcp__text__fail({ message: "disk full" }),
+    tools.mcp__srv__fetch({ id: 5 }),
+  ]);
+  return "no failure";
+} catch (e) {
+  return "batch failed: " + e.message;
+}`
+	res, _ := execJSON(t, script, "")
+	if want := "batch failed: mcp__text__fail: disk full"; !res.OK || res.Text != want {
+		t.Errorf("got ok=%v %q, want ok with %q", res.OK, res.Text, want)
+	}
+}
+
 // `demo exec -` reads the script from standard input.
 func TestScriptFromStandardInput(t *testing.T) {
 	run := runDemo(t, orch1Script, "exec", "--json", "-")
@@ -154,18 +174,20 @@ func TestScriptFromStandardInput(t *testing.T) {
 	}
 }
 
-// SUM-4, SUM-8: without --json the live summary is printed after each
-// call; then the tool block (the collapsed line is the name Exec alone, no
-// script text) with its summary, and the result exactly as the model
-// receives it, without colours in a pipe.
-func TestHumanOutputShowsLiveSummaryAndTheModelText(t *testing.T) {
+// SUM-8: without --json and off a terminal, the output is the tool block
+// (the collapsed line is the name Exec alone, no script text) with its
+// summary, and the result exactly as the model receives it, without colours
+// and without a line per call (the live summary, SUM-4, is for a person
+// watching a terminal).
+func TestHumanOutputShowsTheSummaryAndTheModelText(t *testing.T) {
 	run := runDemo(t, "", "exec", "--script", writeFile(t, "s.js", orch1Script))
 	if run.code != 0 {
 		t.Fatalf("exit %d, stderr %s", run.code, run.stderr)
 	}
+	if strings.Contains(run.stdout+run.stderr, "live:") {
+		t.Errorf("a line per call off a terminal:\n%s", run.stdout)
+	}
 	for _, want := range []string{
-		"live: 1 tool call: mcp__srv__fetch",
-		"live: 2 tool calls: mcp__srv__fetch, mcp__srv__store",
 		"✓ Exec\n  2 tool calls\n  mcp__srv__fetch\n  mcp__srv__store\n", "What the model receives", `"title":"Quarterly report"`,
 	} {
 		if !strings.Contains(run.stdout, want) {

@@ -117,23 +117,42 @@ func checkNoSurvivors(t *testing.T, mark string) {
 
 // startHangingDemo starts `demo exec` on a script that calls echo, then a
 // tool that never answers, with its processes marked for the scans.
-func startHangingDemo(t *testing.T) (cmd *exec.Cmd, stdout io.ReadCloser, stderr *strings.Builder, mark string) {
+func startHangingDemo(t *testing.T) (cmd *exec.Cmd, stdout io.ReadCloser, terminal *os.File, mark string) {
 	t.Helper()
 	mark = newRunMark(t)
 	script := writeFile(t, "hang.js", `await tools.mcp__text__echo({ text: "started" });
 await tools.mcp__text__hang({});`)
 	cmd = exec.Command(demoBin, "exec", "--timeout", "10m", "--script", script)
-	cmd.Env = append(os.Environ(), mark)
+	cmd.Env = append(os.Environ(), mark, "NO_COLOR=1")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr = &strings.Builder{}
-	cmd.Stderr = stderr
+	// The live line on the terminal tells when hang is under way.
+	terminal, term := openPTY(t)
+	t.Cleanup(func() { terminal.Close() })
+	cmd.Stderr = term
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	return cmd, stdout, stderr, mark
+	term.Close()
+	return cmd, stdout, terminal, mark
+}
+
+// waitShown reads the terminal until it has shown want, and returns what it
+// showed.
+func waitShown(t *testing.T, terminal io.Reader, want string) string {
+	t.Helper()
+	var shown strings.Builder
+	buf := make([]byte, 4096)
+	for !strings.Contains(shown.String(), want) {
+		n, err := terminal.Read(buf)
+		shown.Write(buf[:n])
+		if err != nil {
+			t.Fatalf("the terminal never showed %q: %v\n%q", want, err, shown.String())
+		}
+	}
+	return shown.String()
 }
 
 // requireRunProcesses checks that the demo, its three servers and a worker

@@ -32,7 +32,7 @@ func alphabet(n int) string {
 
 // State across Execs and results by reference, through `mcpexec serve`
 // over streamable HTTP with the official Go SDK's client, two sessions at
-// once: a value stored in one Exec is loaded in the next of the same
+// once (protocol 2025-11-25, which has sessions): a value stored in one Exec is loaded in the next of the same
 // session and by no other session; past the bound a store throws a
 // catchable error naming it; a 200,000-character result comes back as the
 // capped text plus a resource_link whose resources/read returns all of it,
@@ -41,7 +41,7 @@ func alphabet(n int) string {
 func TestStateAndResultsByReferenceThroughServe(t *testing.T) {
 	mark := newRunMark(t)
 	g := startHTTPGatewayWith(t, mark, nil, "--state-mb", "1")
-	a, b := g.connect(t), g.connect(t)
+	a, b := g.connectAs(t, "e2e", "2025-11-25"), g.connectAs(t, "e2e", "2025-11-25")
 	ctx := context.Background()
 
 	res := execOver(t, a, `const f = await tools.mcp__srv__fetch({id: 2}); store("doc", f); return f.title;`)
@@ -144,5 +144,39 @@ func TestReturning150MBIsBoundedByTheCapNotByACrash(t *testing.T) {
 	}
 	if res.Stored != nil {
 		t.Errorf("a value over what is kept was handed over: %d bytes", len(res.Stored.Value))
+	}
+}
+
+// A client of 2026-07-28 has no session: over HTTP the gateway knows it by
+// its credentials and its name, the same on every request. Its state and
+// its results by reference outlast each request, and a client of another
+// name neither loads nor reads them.
+func TestStateOfSessionlessClientsThroughServe(t *testing.T) {
+	g := startHTTPGateway(t)
+	a, b := g.connectAs(t, "alpha", ""), g.connectAs(t, "beta", "")
+	if v := a.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Fatalf("negotiated %q, want 2026-07-28", v)
+	}
+	if res := execOver(t, a, `store("k", "kept"); return "ok"`); res.IsError {
+		t.Fatalf("store: %s", contentText(res))
+	}
+	if res := execOver(t, a, `return load("k")`); res.IsError || contentText(res) != "kept" {
+		t.Errorf("the same client's next request loads %q, want kept", contentText(res))
+	}
+	if res := execOver(t, b, `return load("k") === undefined`); res.IsError || contentText(res) != "true" {
+		t.Errorf("another client loads the key: %q", contentText(res))
+	}
+	res := execOver(t, a, `return `+alphabetScript)
+	link, ok := res.Content[len(res.Content)-1].(*mcp.ResourceLink)
+	if res.IsError || !ok {
+		t.Fatalf("large result: %+v, want a resource_link", res)
+	}
+	ctx := context.Background()
+	read, err := a.ReadResource(ctx, &mcp.ReadResourceParams{URI: link.URI})
+	if err != nil || len(read.Contents) != 1 || read.Contents[0].Text != alphabet(200000) {
+		t.Fatalf("resources/read of the link by the same client: %v", err)
+	}
+	if _, err := b.ReadResource(ctx, &mcp.ReadResourceParams{URI: link.URI}); err == nil {
+		t.Error("another client read the result")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -138,6 +139,7 @@ func TestTourAsksThePersonOnATerminal(t *testing.T) {
 func TestExecShowsTheRunLiveOnATerminal(t *testing.T) {
 	control, term := openPTY(t)
 	defer control.Close()
+	setColumns(t, control, 120) // wide enough for the whole line
 	mark := newRunMark(t)
 	script := writeFile(t, "s.js", `console.log("step one");
 await tools.mcp__text__echo({ text: "hi" });
@@ -170,4 +172,183 @@ return "done";`)
 	if out := stdout.String(); !strings.Contains(out, "What the model receives") || !strings.Contains(out, "step one") || strings.Contains(out, "live:") {
 		t.Errorf("stdout is not the plain result:\n%s", out)
 	}
+}
+
+// setColumns makes the terminal cols columns wide (24 rows), as a resized
+// terminal window does.
+func setColumns(t *testing.T, control *os.File, cols int) {
+	t.Helper()
+	ws := struct{ rows, cols, x, y uint16 }{24, uint16(cols), 0, 0}
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, control.Fd(), syscall.TIOCSWINSZ, uintptr(unsafe.Pointer(&ws))); errno != 0 {
+		t.Fatalf("sizing the pseudo-terminal: %v", errno)
+	}
+}
+
+// screen is what a terminal of a fixed width shows, as far as the live line
+// needs: printable runes (one column each) that wrap at the last column,
+// carriage return, line feed and erase-line; colours and other control
+// sequences change nothing shown.
+type screen struct {
+	cols     int
+	rows     [][]rune
+	row, col int
+	wrap     bool // the last column was written: the next rune goes below
+}
+
+func newScreen(cols int) *screen { return &screen{cols: cols, rows: [][]rune{nil}} }
+
+func (s *screen) feed(text string) {
+	rs := []rune(text)
+	for i := 0; i < len(rs); i++ {
+		switch r := rs[i]; {
+		case r == '\r':
+			s.col, s.wrap = 0, false
+		case r == '\n':
+			s.down()
+		case r == 0x1b && i+1 < len(rs) && rs[i+1] == '[':
+			j := i + 2
+			for j < len(rs) && (rs[j] < 0x40 || rs[j] > 0x7e) {
+				j++
+			}
+			if j < len(rs) && rs[j] == 'K' && string(rs[i+2:j]) == "2" {
+				s.rows[s.row] = nil
+			}
+			i = j
+		default:
+			if s.wrap {
+				s.down()
+			}
+			line := s.rows[s.row]
+			for len(line) <= s.col {
+				line = append(line, ' ')
+			}
+			line[s.col] = r
+			s.rows[s.row] = line
+			if s.col == s.cols-1 {
+				s.wrap = true
+			} else {
+				s.col++
+			}
+		}
+	}
+}
+
+func (s *screen) down() {
+	s.row, s.col, s.wrap = s.row+1, 0, false
+	if s.row == len(s.rows) {
+		s.rows = append(s.rows, nil)
+	}
+}
+
+// rowsWith counts the rows showing sub.
+func (s *screen) rowsWith(sub string) int {
+	n := 0
+	for _, r := range s.rows {
+		if strings.Contains(string(r), sub) {
+			n++
+		}
+	}
+	return n
+}
+
+// statusDraws are the live line's drawings in what a terminal was sent:
+// each begins with the erase and holds no line break.
+func statusDraws(shown string) []string {
+	var draws []string
+	for _, part := range strings.Split(shown, "\r\x1b[2K") {
+		if strings.HasPrefix(part, "⋯ ") && !strings.ContainsAny(part, "\r\n") {
+			draws = append(draws, part)
+		}
+	}
+	return draws
+}
+
+// The live line fits the terminal it is drawn on, 80 columns here, although
+// the summary of four calls and a server's progress are longer: it is cut, the clock still shows, and
+// the terminal keeps one status row and no stale copies of it. Resized to
+// 50 columns, the terminal gets the line cut to the new width at once (the
+// clock's redraws do not ask the width again).
+func TestLiveLineFitsTheTerminalAndFollowsItsResize(t *testing.T) {
+	control, term := openPTY(t)
+	defer control.Close()
+	setColumns(t, control, 80)
+	mark := newRunMark(t)
+	script := writeFile(t, "s.js", `await tools.mcp__srv__fetch({ id: 1 });
+await tools.mcp__weather__forecast({ city: "Paris" });
+console.log("step one");
+await tools.mcp__text__echo({ text: "hi" });
+await tools.mcp__text__sleep({ ms: 600000 });
+return "never";`)
+	// The budget ends the script if the redraw never comes.
+	cmd := exec.Command(demoBin, "exec", "--timeout", "10s", "--script", script)
+	cmd.Env = append(os.Environ(), mark, "NO_COLOR=1")
+	var stdout bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, term
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	term.Close()
+
+	var shown strings.Builder
+	buf := make([]byte, 4096)
+	resized, interrupted := -1, false
+	for {
+		n, err := control.Read(buf)
+		shown.Write(buf[:n])
+		draws := statusDraws(shown.String())
+		if resized < 0 && len(draws) > 0 && strings.Contains(draws[len(draws)-1], "4 tool calls") {
+			setColumns(t, control, 50)
+			if err := cmd.Process.Signal(syscall.SIGWINCH); err != nil {
+				t.Fatal(err)
+			}
+			resized = len(draws)
+		}
+		if resized >= 0 && !interrupted && len(draws) > resized && len([]rune(draws[len(draws)-1])) < 50 {
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			interrupted = true
+		}
+		if err != nil {
+			break // EIO once the demo has exited
+		}
+	}
+	_ = cmd.Wait() // interrupted: exit status 130
+	checkNoSurvivors(t, mark)
+	if !interrupted {
+		t.Errorf("the live line was never redrawn at 50 columns:\n%q", statusDraws(shown.String())[max(0, resized-2):])
+		resized = max(resized, 0)
+	}
+	draws := statusDraws(shown.String())
+	for i, d := range draws[:resized] {
+		if w := len([]rune(d)); w >= 80 {
+			t.Errorf("draw %d is %d columns on an 80-column terminal: %q", i, w, d)
+		}
+	}
+	cut := false
+	for _, d := range draws {
+		cut = cut || strings.Contains(d, "…")
+		if !regexp.MustCompile(` · \d+\.\ds$`).MatchString(d) {
+			t.Errorf("draw without its clock: %q", d)
+		}
+	}
+	if !cut {
+		t.Errorf("no draw was cut to fit: %q", draws)
+	}
+	scr := newScreen(80)
+	scr.feed(shown.String())
+	if n := scr.rowsWith("⋯"); n != 0 {
+		t.Errorf("%d rows still show a status line after the run:\n%s", n, scr)
+	}
+	if n := scr.rowsWith("│ step one"); n != 1 {
+		t.Errorf("the console line shows %d times:\n%s", n, scr)
+	}
+}
+
+func (s *screen) String() string {
+	var b strings.Builder
+	for _, r := range s.rows {
+		b.WriteString(string(r) + "\n")
+	}
+	return b.String()
 }

@@ -152,7 +152,7 @@ func TestServeHandlesBelongToTheirSession(t *testing.T) {
 	mine, theirs := g.connect(t), g.connect(t)
 	handle := stillRunning(t, callExec(t, mine, map[string]string{"code": `await new Promise(r => setTimeout(r, 1500)); return "mine";`}))
 	for _, arg := range []string{"wait", "cancel"} {
-		if res := callExec(t, theirs, map[string]string{arg: handle}); !res.IsError || !strings.Contains(contentText(res), "another session") {
+		if res := callExec(t, theirs, map[string]string{arg: handle}); !res.IsError || !strings.Contains(contentText(res), "another client") {
 			t.Errorf("another session's %s: isError=%v %q", arg, res.IsError, contentText(res))
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync"
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/exectool"
@@ -28,13 +27,18 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 	if err != nil {
 		return err
 	}
-	prompter := execPrompter(f, c)
-	opts := mcpexec.Options{Prompter: prompter, Elicitor: execElicitor(f, c, prompter)}
 	// On a terminal, the person watches the run on stderr: the running
 	// summary and the clock in place, console output as it happens.
+	// Everything else this command writes there (log lines, questions)
+	// goes through the live line, which keeps its row clear of them.
 	var live *liveLine
 	if c.stderrTerminal {
-		live = newLiveLine(c.stderr, c.err)
+		live = newLiveLine(c.stderr, c.err, c.stderrColumns)
+		c.stderr = live
+	}
+	prompter := execPrompter(f, c)
+	opts := mcpexec.Options{Prompter: prompter, Elicitor: execElicitor(f, c, prompter)}
+	if live != nil {
 		opts.Prompter = pausingPrompter{Prompter: opts.Prompter, live: live}
 		opts.Elicitor = pausingElicitor{Elicitor: opts.Elicitor, live: live}
 	}
@@ -68,12 +72,10 @@ func cmdExec(ctx context.Context, args []string, c console) error {
 		watched := mcpexec.WithServerProgress(mcpexec.WithConsole(ctx, live.console), live.serverProgress)
 		res = s.Exec(watched, execArgs, live.progress)
 		live.end()
-	case f.jsonOut:
-		res = s.Exec(ctx, execArgs, nil)
 	default:
-		lines := &liveSummary{w: c.stdout, st: c.out}
-		res = s.Exec(ctx, execArgs, lines.update)
-		lines.stop()
+		// No one watches a pipe or a file as it grows: the summary comes
+		// once, with the result.
+		res = s.Exec(ctx, execArgs, nil)
 	}
 	tel.flush()
 	if f.jsonOut {
@@ -228,28 +230,4 @@ func writeExecResult(w io.Writer, st style, res mcpexec.ExecResult, stateDir str
 			fmt.Fprintf(w, "  %s (%s), not kept: --json prints it whole, --state DIR keeps it for the next script\n", size, stored.MIMEType)
 		}
 	}
-}
-
-// liveSummary prints the result summary each time it changes while a script
-// runs, on one line.
-type liveSummary struct {
-	mu      sync.Mutex
-	w       io.Writer
-	st      style
-	stopped bool
-}
-
-func (l *liveSummary) update(summary string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.stopped {
-		fmt.Fprintln(l.w, l.st.dim("  live: "+exectool.OneLine(summary)))
-	}
-}
-
-// stop ignores updates that arrive after the run ended.
-func (l *liveSummary) stop() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.stopped = true
 }

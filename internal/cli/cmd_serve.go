@@ -30,7 +30,7 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 		}
 		defer ln.Close()
 	}
-	opts := mcpexec.Options{CatalogBudget: f.budget}
+	opts := mcpexec.Options{CatalogBudget: f.budget, ParkTimeout: f.parkTimeout}
 	f.limitFlags.options(&opts)
 	if err := f.nodes.options(&opts); err != nil {
 		return err

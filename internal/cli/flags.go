@@ -266,10 +266,11 @@ type serveFlags struct {
 	http         string // "" = stdio
 	allowOrigins []string
 	nodes        nodeFlags
+	parkTimeout  time.Duration
 	yieldAfter   time.Duration
 }
 
-const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--yield-after D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
+const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--park-timeout D] [--yield-after D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
 	"[--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE] [--metrics ADDR] [--trace-args] [--verbose]"
 
 // defaultYieldAfter is how long an Exec call of serve waits for its script
@@ -292,6 +293,8 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 		f.allowOrigins = append(f.allowOrigins, s)
 		return nil
 	})
+	fs.DurationVar(&f.parkTimeout, "park-timeout", mcpexec.DefaultParkTimeout,
+		"how long a run waits, parked, for the answers of a client that gets its questions as input_required results (protocol 2026-07-28); then it is cancelled")
 	addNodeFlags(fs, &f.nodes)
 	addTelemetryFlags(fs, &f.telemetryFlags)
 	fs.DurationVar(&f.yieldAfter, "yield-after", defaultYieldAfter, "an Exec call whose script is still running after `D` returns \"Still running\" with a handle to wait on or cancel; 0 waits for every script's end")
@@ -313,6 +316,9 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 	}
 	if len(f.allowOrigins) > 0 && f.http == "" {
 		return f, usageError(fs, "--allow-origin applies to --http only")
+	}
+	if f.parkTimeout <= 0 {
+		return f, usageError(fs, "--park-timeout must be positive")
 	}
 	return f, f.limitFlags.check(fs)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
 	"sync"
 	"time"
@@ -19,39 +21,82 @@ const liveRedraw = 100 * time.Millisecond
 // Terminal control: carriage return, then erase the whole line.
 const eraseLine = "\r\x1b[2K"
 
+// fallbackColumns is the width assumed of a terminal that does not say.
+const fallbackColumns = 80
+
 // liveLine shows a running script to a person on a terminal: one status
 // line, redrawn in place, with the running summary and the time elapsed;
 // console output is printed above it as the script writes it. It writes
 // nothing the model receives.
+//
+// The status line is cut to the terminal's width, asked of the terminal
+// itself and asked again when it is resized: "\r ESC[2K" erases one row,
+// so a line that wrapped would leave a stale copy at every redraw. Whatever
+// else is written to the terminal meanwhile (log lines, questions) goes
+// through the liveLine as an io.Writer, which erases the status line first
+// and draws it again below.
 type liveLine struct {
 	w     io.Writer
 	st    style
 	start time.Time
+	// terminalColumns asks the terminal its width; 0 when it cannot say.
+	terminalColumns func() int
 
 	mu      sync.Mutex
+	cols    int // the terminal's width as last asked
 	summary string
 	detail  string // the latest progress a server reported about the call
 	started bool
 	paused  bool // a permission question is on the terminal
 	ended   bool
 
-	quit chan struct{}
-	done chan struct{}
+	quit    chan struct{}
+	done    chan struct{}
+	resized chan os.Signal
 }
 
-func newLiveLine(w io.Writer, st style) *liveLine {
-	return &liveLine{w: w, st: st, summary: exectool.Summary(nil, false),
-		quit: make(chan struct{}), done: make(chan struct{})}
+// newLiveLine draws on w, the terminal whose width terminalColumns asks.
+func newLiveLine(w io.Writer, st style, terminalColumns func() int) *liveLine {
+	return &liveLine{w: w, st: st, terminalColumns: terminalColumns, summary: exectool.Summary(nil, false),
+		quit: make(chan struct{}), done: make(chan struct{}), resized: make(chan os.Signal, 1)}
 }
 
 // begin shows the line and starts its clock: the script starts now.
 func (l *liveLine) begin() {
+	notifyResize(l.resized)
 	l.mu.Lock()
 	l.start, l.started = time.Now(), true
+	l.askColumnsLocked()
 	l.drawLocked()
 	l.mu.Unlock()
 	go l.tick()
 }
+
+// askColumnsLocked asks the terminal its width again.
+func (l *liveLine) askColumnsLocked() {
+	l.cols = 0
+	if l.terminalColumns != nil {
+		l.cols = l.terminalColumns()
+	}
+	if l.cols <= 0 {
+		l.cols = fallbackColumns
+	}
+}
+
+// Write prints p, whole lines, above the status line.
+func (l *liveLine) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.shownLocked() {
+		fmt.Fprint(l.w, eraseLine)
+	}
+	n, err := l.w.Write(p)
+	l.drawLocked()
+	return n, err
+}
+
+// shownLocked reports that the status line is on the terminal.
+func (l *liveLine) shownLocked() bool { return l.started && !l.paused && !l.ended }
 
 // aside erases the line while something else uses the terminal (a
 // question to the person), and returns the function that shows it again.
@@ -86,6 +131,11 @@ func (l *liveLine) tick() {
 		select {
 		case <-l.quit:
 			return
+		case <-l.resized:
+			l.mu.Lock()
+			l.askColumnsLocked()
+			l.drawLocked()
+			l.mu.Unlock()
 		case <-t.C:
 			l.mu.Lock()
 			l.drawLocked()
@@ -121,7 +171,7 @@ func (l *liveLine) console(text string) {
 	if l.ended {
 		return
 	}
-	if !l.paused {
+	if l.shownLocked() {
 		fmt.Fprint(l.w, eraseLine)
 	}
 	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
@@ -144,21 +194,36 @@ func (l *liveLine) end() {
 	}
 	l.mu.Unlock()
 	if started {
+		signal.Stop(l.resized)
 		close(l.quit)
 		<-l.done
 	}
 }
 
+// Parts of the status line.
+const (
+	liveMark      = "⋯ "
+	liveSeparator = " · "
+)
+
+// drawLocked draws the status line in one row: the mark, the running
+// summary, the server's progress, the clock. What does not fit is cut, the
+// progress first, and the clock always shows. The last column stays free:
+// a terminal wraps a line that fills its width.
 func (l *liveLine) drawLocked() {
-	if !l.started || l.paused || l.ended {
+	if !l.shownLocked() {
 		return
 	}
 	elapsed := time.Since(l.start).Truncate(liveRedraw)
-	line := l.st.note("⋯ ") + exectool.OneLine(l.summary)
-	if l.detail != "" {
-		line += l.st.dim(" · ") + l.detail
+	clock := fmt.Sprintf("%s%.1fs", liveSeparator, elapsed.Seconds())
+	room := l.cols - 1 - columns(liveMark) - columns(clock)
+	summary := cutToColumns(exectool.OneLine(l.summary), room)
+	line := l.st.note(liveMark) + summary
+	room -= columns(summary)
+	if l.detail != "" && room > columns(liveSeparator) {
+		line += l.st.dim(liveSeparator) + cutToColumns(l.detail, room-columns(liveSeparator))
 	}
-	fmt.Fprint(l.w, eraseLine+line+l.st.dim(fmt.Sprintf(" · %.1fs", elapsed.Seconds())))
+	fmt.Fprint(l.w, eraseLine+line+l.st.dim(clock))
 }
 
 // pausingPrompter keeps the live line off the terminal while the person

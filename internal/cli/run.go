@@ -61,6 +61,8 @@ type console struct {
 	// stdinTerminal reports that stdin is a terminal a person can answer on;
 	// stderrTerminal that stderr is one that can redraw a line.
 	stdinTerminal, stderrTerminal bool
+	// stderrColumns asks the terminal on stderr its width (0: unknown).
+	stderrColumns func() int
 }
 
 func newConsole(p *program) console {
@@ -69,6 +71,7 @@ func newConsole(p *program) console {
 		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
 		out: styleFor(os.Stdout), err: styleFor(os.Stderr),
 		stdinTerminal: isTerminal(os.Stdin), stderrTerminal: isTerminal(os.Stderr),
+		stderrColumns: func() int { return terminalColumns(os.Stderr) },
 	}
 }
 

@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/mcpexec/mcpexec"
+	"github.com/mcpexec/mcpexec/exectool"
 )
 
 // How the tour lays out its output.
@@ -203,4 +206,28 @@ func wrapWords(words []string, prefix string, width int) string {
 		}
 	}
 	return strings.Join(append(lines, line), "\n")
+}
+
+// liveSummary prints the result summary each time it changes while a script
+// runs, one line each: the tour shows it updating as the calls happen.
+type liveSummary struct {
+	mu      sync.Mutex
+	w       io.Writer
+	st      style
+	stopped bool
+}
+
+func (l *liveSummary) update(summary string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.stopped {
+		fmt.Fprintln(l.w, l.st.dim("  live: "+exectool.OneLine(summary)))
+	}
+}
+
+// stop ignores updates that arrive after the run ended.
+func (l *liveSummary) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopped = true
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,6 +19,7 @@ const (
 	kindStubborn  = "stubborn"
 	kindNoisy     = "noisy"
 	kindContent   = "content"
+	kindTrickle   = "trickle"
 	kindSilent    = "silent"
 	kindCrash     = "crash-at-start"
 	kindHTTP      = "http"
@@ -61,6 +63,9 @@ func MaybeServe() {
 		select {}
 	case kindContent:
 		_ = Content().Run(context.Background(), &mcp.StdioTransport{})
+		os.Exit(0)
+	case kindTrickle:
+		_ = Content().Run(context.Background(), &mcp.IOTransport{Reader: os.Stdin, Writer: trickleWriter{os.Stdout}})
 		os.Exit(0)
 	case kindSilent:
 		// Reads what the client sends and never answers: a handshake
@@ -126,6 +131,43 @@ func NoisyCommand() (command string, args []string, env map[string]string) {
 func ContentCommand() (command string, args []string, env map[string]string) {
 	return kindCommand(kindContent)
 }
+
+// TrickleCommand is like ContentCommand for a Content server that writes
+// slowly: a reply of some megabytes takes seconds to arrive, as over a slow
+// pipe or from a busy process.
+func TrickleCommand() (command string, args []string, env map[string]string) {
+	return kindCommand(kindTrickle)
+}
+
+// trickleWriter writes in small pieces with a pause after each.
+type trickleWriter struct{ w io.WriteCloser }
+
+// TrickleRate is how many bytes a second the trickle server writes.
+const TrickleRate = trickleBytes * int(time.Second/trickleEvery)
+
+const (
+	trickleBytes = 32 << 10
+	trickleEvery = 20 * time.Millisecond
+)
+
+func (t trickleWriter) Write(p []byte) (int, error) {
+	written := 0
+	for len(p) > 0 {
+		n := min(len(p), trickleBytes)
+		m, err := t.w.Write(p[:n])
+		written += m
+		if err != nil {
+			return written, err
+		}
+		p = p[n:]
+		if len(p) > 0 {
+			time.Sleep(trickleEvery)
+		}
+	}
+	return written, nil
+}
+
+func (t trickleWriter) Close() error { return t.w.Close() }
 
 // SilentCommand is like StdioCommand for a server that reads its input and
 // never answers, so its handshake never ends.

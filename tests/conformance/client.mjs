@@ -30,6 +30,11 @@ const calls = {
   tools_call: ['add_numbers', { a: 5, b: 3 }],
   'sse-retry': ['test_reconnection', {}],
   'elicitation-sep1034-client-defaults': ['test_client_elicitation_defaults', {}],
+  // Every call the scenario lists, with its arguments: their parameters
+  // marked x-mcp-header must reach the server as Mcp-Param-* headers.
+  'http-custom-headers': (context.toolCalls ?? []).map((c) => [c.name, c.arguments]),
+  // The focal tool's input schema, as the model is shown it, echoed back.
+  'json-schema-2020-12-preservation': 'echo-schema',
 };
 const call = scenario.startsWith('auth/') ? ['test-tool', {}] : calls[scenario];
 if (call === undefined) {
@@ -38,9 +43,17 @@ if (call === undefined) {
 }
 
 const prefix = 'mcp__conformance__';
-const script = call === null
-  ? 'return Object.keys(tools);'
-  : `return await tools[${JSON.stringify(prefix + call[0])}](${JSON.stringify(call[1])});`;
+const callText = ([tool, args]) => `await tools[${JSON.stringify(prefix + tool)}](${JSON.stringify(args)})`;
+let script;
+if (call === null) {
+  script = 'return Object.keys(tools);';
+} else if (call === 'echo-schema') {
+  script = null; // written once the demo has listed the tool (below)
+} else if (Array.isArray(call[0])) {
+  script = `const out = [];\n${call.map((c) => `out.push(${callText(c)});`).join('\n')}\nreturn out;`;
+} else {
+  script = `return ${callText(call)};`;
+}
 
 // A pre-registered client comes from the environment, as a user's would:
 // the servers file names the variables, empty when the scenario has none.
@@ -56,6 +69,20 @@ let status = 1;
 try {
   const servers = join(dir, 'servers.json');
   writeFileSync(servers, JSON.stringify({ mcpServers: { conformance: { url: serverURL, oauth } } }));
+  if (script === null) {
+    // The input schema the model is shown for the focal tool (the flat
+    // declaration, with Exec off), passed back as the server listed it.
+    const settings = join(dir, 'settings.json');
+    writeFileSync(settings, JSON.stringify({ enableExec: false }));
+    const listed = spawnSync(demo, ['tools', '--servers', servers, '--settings', settings], { encoding: 'utf8' });
+    if (listed.status !== 0) {
+      process.stderr.write(listed.stderr ?? '');
+      throw new Error(`demo tools failed (${listed.status})`);
+    }
+    const focal = JSON.parse(listed.stdout).find((d) => d.name === prefix + 'json_schema_2020_12_tool');
+    if (!focal) throw new Error('demo tools did not declare json_schema_2020_12_tool');
+    script = `return ${callText(['json_schema_echo', { schema: focal.input_schema }])};`;
+  }
   const scriptFile = join(dir, 'script.js');
   writeFileSync(scriptFile, script);
   const env = {

@@ -17,6 +17,7 @@ const [demoBin, scriptFile] = process.argv.slice(2);
 
 class Client {
 	constructor(server) {
+		this.server = server;
 		this.proc = spawn(demoBin, ['serve-mcp', server], { stdio: ['pipe', 'pipe', 'ignore'] });
 		this.next = 1;
 		this.waiting = new Map();
@@ -60,7 +61,8 @@ class Client {
 		await this.ready;
 		const res = await this.request('tools/call', { name: tool, arguments: args });
 		const text = (res.content || []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-		if (res.isError) throw new Error(text);
+		// The sandbox names the tool before the tool's own text.
+		if (res.isError) throw new Error(text !== '' ? `mcp__${this.server}__${tool}: ${text}` : text);
 		if (res.structuredContent !== undefined) return withNullPrototypes(res.structuredContent);
 		return text !== '' ? text : null;
 	}

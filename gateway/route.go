@@ -1,0 +1,85 @@
+package gateway
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// One URL serves every protocol version. A client of 2025-11-25 or older
+// opens a session (initialize, then Mcp-Session-Id on every request), in
+// which the gateway can ask it questions mid-call; the SDK serves those
+// statefully. A client of 2026-07-28 or later has no session: every request
+// stands alone, says its version in the MCP-Protocol-Version header (and in
+// its _meta), and the SDK serves it statelessly. versionRouter sends each
+// request to the handler of its version.
+type versionRouter struct {
+	stateful, stateless http.Handler
+}
+
+// newVersionRouter serves g.server both ways.
+func newVersionRouter(g *Gateway) *versionRouter {
+	server := func(*http.Request) *mcp.Server { return g.server }
+	return &versionRouter{
+		stateful: mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{SessionTimeout: idleSessionTimeout}),
+		// A stateless request's lifetime is its POST: a client that hangs
+		// up abandons the call, and its script is aborted.
+		stateless: mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true}),
+	}
+}
+
+func (v *versionRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if sessionless(r) {
+		v.stateless.ServeHTTP(w, r)
+		return
+	}
+	v.stateful.ServeHTTP(w, r)
+}
+
+// protocolVersionHeader carries a request's protocol version over HTTP.
+const protocolVersionHeader = "Mcp-Protocol-Version"
+
+// metaProtocolVersion is the _meta key of a 2026-07-28 request's version.
+const metaProtocolVersion = "io.modelcontextprotocol/protocolVersion"
+
+// maxPeek bounds the body read to route a request without a version
+// header; a larger one goes to the stateful handler, which refuses it.
+const maxPeek = mcp.DefaultMaxRequestBodyBytes
+
+// sessionless reports whether r is a request of the sessionless protocol
+// (2026-07-28 or later): its header says so, or, without the header, its
+// _meta does (the stateless handler then refuses it for the missing
+// header, as that protocol requires). A request that names a session is
+// never sessionless.
+func sessionless(r *http.Request) bool {
+	if r.Header.Get("Mcp-Session-Id") != "" {
+		return false
+	}
+	if v := r.Header.Get(protocolVersionHeader); v != "" {
+		return v >= protocol20260728
+	}
+	if r.Method != http.MethodPost || r.Body == nil {
+		return false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxPeek+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil || len(body) > maxPeek {
+		return false
+	}
+	var msg struct {
+		Params struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil {
+		return false
+	}
+	v, _ := msg.Params.Meta[metaProtocolVersion].(string)
+	return v >= protocol20260728
+}

@@ -1,0 +1,3 @@
+package intl
+
+type dateData struct{}

@@ -1,0 +1,72 @@
+// expected.mjs writes what Node 22 (full ICU) answers for a broad table of
+// Intl expressions (../testdata/node22.json); the Go tests evaluate the
+// same expressions in a realm with this package's Intl and compare. Run it
+// with Node 22 from this directory: node expected.mjs > ../testdata/node22.json
+const locales = ["en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN"];
+const cases = [];
+const add = (expr) => cases.push(expr);
+const q = JSON.stringify;
+
+// Numbers.
+const numbers = [0, -0, 1, -1, 0.5, 1.005, 12.345, 1234.5, -1234.5678, 1234567.891, 0.000123, 999999, 1e21, 123456789012345680000, NaN, Infinity, -Infinity, 0.1 + 0.2];
+const numberOptions = [
+  undefined, {}, { maximumFractionDigits: 0 }, { minimumFractionDigits: 2 }, { maximumFractionDigits: 1, minimumFractionDigits: 1 },
+  { maximumSignificantDigits: 3 }, { minimumSignificantDigits: 5 }, { useGrouping: false }, { minimumIntegerDigits: 3 },
+  { style: "percent" }, { style: "percent", maximumFractionDigits: 2 },
+  { style: "currency", currency: "USD" }, { style: "currency", currency: "EUR" }, { style: "currency", currency: "JPY" },
+  { style: "currency", currency: "GBP", currencyDisplay: "code" }, { style: "currency", currency: "EUR", currencyDisplay: "name" },
+  { style: "currency", currency: "USD", currencySign: "accounting" }, { style: "currency", currency: "CHF" },
+  { style: "currency", currency: "CNY" }, { style: "currency", currency: "USD", currencyDisplay: "narrowSymbol" },
+  { style: "currency", currency: "INR", currencyDisplay: "name" },
+  { notation: "compact" }, { notation: "compact", compactDisplay: "long" }, { notation: "scientific" }, { notation: "engineering" },
+  { signDisplay: "always" }, { signDisplay: "exceptZero" }, { signDisplay: "never" }, { signDisplay: "negative" },
+  { style: "unit", unit: "kilometer-per-hour" }, { style: "unit", unit: "megabyte", unitDisplay: "long" },
+  { style: "unit", unit: "celsius", unitDisplay: "narrow" }, { style: "unit", unit: "second", unitDisplay: "long" },
+  { style: "unit", unit: "percent" }, { style: "unit", unit: "liter", unitDisplay: "long" },
+  { roundingMode: "floor", maximumFractionDigits: 1 }, { roundingIncrement: 5, maximumFractionDigits: 2, minimumFractionDigits: 2 },
+  { trailingZeroDisplay: "stripIfInteger", minimumFractionDigits: 2 },
+];
+for (const l of locales) {
+  for (const o of numberOptions) {
+    for (const n of numbers) add(`new Intl.NumberFormat(${q(l)}${o === undefined ? "" : ", " + q(o)}).format(${Object.is(n, -0) ? "-0" : n})`);
+  }
+  add(`JSON.stringify(new Intl.NumberFormat(${q(l)}, {style: "currency", currency: "USD"}).formatToParts(-1234.5))`);
+  add(`JSON.stringify(new Intl.NumberFormat(${q(l)}, {notation: "compact"}).formatToParts(1234567))`);
+  add(`JSON.stringify(new Intl.NumberFormat(${q(l)}, {style: "currency", currency: "EUR"}).resolvedOptions())`);
+  for (const n of [1234.5, 0.5, 1e6, 12345678]) {
+    add(`(${n}).toLocaleString(${q(l)})`);
+    add(`(${n}).toLocaleString(${q(l)}, {style: "currency", currency: "USD"})`);
+  }
+  add(`(12345678901234567890n).toLocaleString(${q(l)})`);
+  add(`[1234.5, 2, 3000000].toLocaleString(${q(l)})`);
+}
+for (const n of [1234.5, 0.1234, 1e6, -5.5555]) add(`(${n}).toLocaleString()`);
+add(`(1234.5).toLocaleString("en-US", {style: "currency", currency: "USD"})`);
+add(`new Intl.NumberFormat("en-US", {maximumFractionDigits: 2}).format("1234.567890123456789")`);
+add(`new Intl.NumberFormat().format(12345678901234567890n)`);
+add(`JSON.stringify(new Intl.NumberFormat().resolvedOptions())`);
+add(`JSON.stringify(new Intl.NumberFormat("de", {notation: "compact"}).resolvedOptions())`);
+
+// Collation.
+const words = ["a", "A", "á", "b", "B", "z", "Z", "ä", "ö", "o", "ß", "ss", "file10", "file2", "File1", "résumé", "resume", "Résumé", "_x", "10", "9", "-", "é", "e", "E", "Ö", "o"];
+for (const l of ["en", "de", "fr", "es", "sv", "ja", "zh"].slice(0, 4)) {
+  for (const o of [undefined, { numeric: true }, { sensitivity: "base" }, { sensitivity: "accent" }, { sensitivity: "case" }, { caseFirst: "upper" }]) {
+    add(`JSON.stringify(${q(words)}.slice().sort(new Intl.Collator(${q(l)}${o === undefined ? "" : ", " + q(o)}).compare))`);
+  }
+}
+for (const [a, b] of [["a", "b"], ["a", "A"], ["a", "á"], ["file10", "file2"], ["résumé", "resume"], ["ä", "b"], ["Ä", "a"]]) {
+  for (const o of [undefined, { numeric: true }, { sensitivity: "base" }, { sensitivity: "accent" }, { sensitivity: "case" }]) {
+    add(`${q(a)}.localeCompare(${q(b)}, "en"${o === undefined ? "" : ", " + q(o)})`);
+  }
+  add(`${q(a)}.localeCompare(${q(b)})`);
+}
+add(`JSON.stringify(new Intl.Collator("de", {numeric: true}).resolvedOptions())`);
+add(`JSON.stringify(["b", "a", "C"].sort(Intl.Collator().compare))`);
+
+const out = [];
+for (const expr of cases) {
+  let want;
+  try { want = String((0, eval)(expr)); } catch (e) { want = "throws " + e.constructor.name; }
+  out.push({ expr, want });
+}
+process.stdout.write(JSON.stringify(out, null, 1) + "\n");

@@ -1,0 +1,703 @@
+// The Intl object after ECMA-402, made in the realm that runs this program.
+// What reads options, resolves locales and checks receivers is written here,
+// as the specification says it; what knows a locale's data (patterns,
+// symbols, names, collation, plural rules, time zones) is the Go half,
+// lent as `native`. The program's value is a function of native and the
+// defaults that returns { Intl, repairPrototypes }.
+(function (native, defaultLocaleWanted, defaultTimeZoneWanted) {
+	'use strict';
+	const ObjectCreate = Object.create, defineProperty = Object.defineProperty;
+	const ArrayIsArray = Array.isArray;
+	const WeakMapGet = WeakMap.prototype.get, WeakMapSet = WeakMap.prototype.set, WeakMapHas = WeakMap.prototype.has;
+	const StringValue = String, NumberValue = native.toNumber;
+
+	// slots hold each Intl object's internal slots, by kind.
+	const makeSlots = () => {
+		const m = new WeakMap();
+		return {
+			get: (o) => (o !== null && (typeof o === 'object' || typeof o === 'function')) ? WeakMapGet.call(m, o) : undefined,
+			set: (o, v) => { WeakMapSet.call(m, o, v); },
+			has: (o) => (o !== null && typeof o === 'object') && WeakMapHas.call(m, o),
+		};
+	};
+
+	const toText = native.toText; // ToString, which refuses a symbol
+	const isObject = (v) => v !== null && (typeof v === 'object' || typeof v === 'function');
+	const toObject = (v) => {
+		if (v === undefined || v === null) throw new TypeError('Cannot convert undefined or null to object');
+		return Object(v);
+	};
+	const toLength = (v) => {
+		const n = Math.trunc(NumberValue(v));
+		return !(n > 0) ? 0 : Math.min(n, Number.MAX_SAFE_INTEGER);
+	};
+
+	// methods defines functions as methods: non-enumerable, not
+	// constructors, named after their keys.
+	const methods = (target, obj) => {
+		for (const key of Reflect.ownKeys(obj)) {
+			const d = Object.getOwnPropertyDescriptor(obj, key);
+			d.enumerable = false;
+			defineProperty(target, key, d);
+		}
+	};
+	const toStringTag = (proto, tag) => defineProperty(proto, Symbol.toStringTag, { value: tag, configurable: true });
+
+	// --- Locales -----------------------------------------------------------
+
+	const available = native.availableLocales;
+	const isAvailable = (l) => available.includes(l);
+
+	const bestAvailableLocale = (locale) => {
+		let candidate = locale;
+		for (;;) {
+			if (isAvailable(candidate)) return candidate;
+			let pos = candidate.lastIndexOf('-');
+			if (pos < 0) return undefined;
+			if (pos >= 2 && candidate[pos - 2] === '-') pos -= 2;
+			candidate = candidate.slice(0, pos);
+		}
+	};
+
+	const canonicalize = (tag) => {
+		const c = native.canonicalizeTag(tag);
+		if (c === undefined) throw new RangeError(`Incorrect locale information provided`);
+		return c;
+	};
+
+	const defaultLocale = (() => {
+		const c = typeof defaultLocaleWanted === 'string' ? native.canonicalizeTag(defaultLocaleWanted) : undefined;
+		return (c && bestAvailableLocale(c.replace(/-u(-[a-z0-9]{2,8})+/, ''))) || 'en-US';
+	})();
+
+	const localeSlots = makeSlots(); // Intl.Locale objects: their tag
+
+	const canonicalizeLocaleList = (locales) => {
+		if (locales === undefined) return [];
+		const seen = [];
+		let O;
+		if (typeof locales === 'string' || localeSlots.has(locales)) O = [locales];
+		else O = toObject(locales);
+		const len = toLength(O.length);
+		for (let k = 0; k < len; k++) {
+			if (!(k in O)) continue;
+			const kValue = O[k];
+			if (typeof kValue !== 'string' && !isObject(kValue)) throw new TypeError('Language ID should be string or object.');
+			const tag = localeSlots.has(kValue) ? localeSlots.get(kValue).tag : toText(kValue);
+			const canonical = canonicalize(tag);
+			if (!seen.includes(canonical)) seen.push(canonical);
+		}
+		return seen;
+	};
+
+	const removeUnicodeExtension = (locale) => {
+		const m = /-u((?:-[a-z0-9]{2,8})+?)(?=-[a-z0-9]-|$)/.exec(locale);
+		if (!m || /^x-|-x-/.test(locale.slice(0, m.index))) return [locale, ''];
+		return [locale.slice(0, m.index) + locale.slice(m.index + m[0].length), m[0]];
+	};
+
+	const lookupMatcher = (requested) => {
+		for (const locale of requested) {
+			const [noExtension, extension] = removeUnicodeExtension(locale);
+			const found = bestAvailableLocale(noExtension);
+			if (found !== undefined) return { locale: found, extension };
+		}
+		return { locale: defaultLocale, extension: '' };
+	};
+
+	// unicodeKeyword finds key's value in a -u- extension: undefined when
+	// absent, 'true' for a key without a value.
+	const unicodeKeyword = (extension, key) => {
+		const subtags = extension.split('-').slice(2);
+		for (let i = 0; i < subtags.length; i++) {
+			if (subtags[i].length !== 2) continue;
+			if (subtags[i] !== key) continue;
+			const value = [];
+			for (let j = i + 1; j < subtags.length && subtags[j].length > 2; j++) value.push(subtags[j]);
+			return value.length ? value.join('-') : 'true';
+		}
+		return undefined;
+	};
+
+	const insertExtension = (locale, extension) => {
+		const x = locale.indexOf('-x-');
+		if (x < 0) return locale + extension;
+		return locale.slice(0, x) + extension + locale.slice(x);
+	};
+
+	// resolveLocale is ECMA-402's ResolveLocale: keyData(locale, key) lists
+	// the values the locale supports for key, its default first.
+	const resolveLocale = (requested, options, relevantKeys, keyData) => {
+		const r = lookupMatcher(requested);
+		let foundLocale = r.locale, supported = '';
+		const result = {};
+		for (const key of relevantKeys) {
+			const values = keyData(foundLocale, key);
+			let value = values[0], addition = '';
+			if (r.extension) {
+				const requestedValue = unicodeKeyword(r.extension, key);
+				if (requestedValue !== undefined) {
+					if (requestedValue !== 'true' && values.includes(requestedValue)) {
+						value = requestedValue;
+						addition = '-' + key + '-' + value;
+					} else if (requestedValue === 'true' && values.includes('true')) {
+						value = 'true';
+						addition = '-' + key;
+					}
+				}
+			}
+			let optionsValue = options[key];
+			if (typeof optionsValue === 'string') {
+				optionsValue = optionsValue.toLowerCase();
+				if (optionsValue === '') optionsValue = 'true';
+			}
+			if (optionsValue !== undefined && values.includes(optionsValue) && optionsValue !== value) {
+				value = optionsValue;
+				addition = '';
+			} else if (optionsValue !== undefined && optionsValue === value) {
+				// keep the extension's addition: the option agrees with it
+			}
+			result[key] = value;
+			supported += addition;
+		}
+		if (supported.length > 0) foundLocale = insertExtension(foundLocale, '-u' + supported);
+		result.locale = foundLocale;
+		result.dataLocale = r.locale;
+		return result;
+	};
+
+	const getOptionsObject = (options) => {
+		if (options === undefined) return ObjectCreate(null);
+		if (isObject(options)) return options;
+		throw new TypeError('Options must be an object');
+	};
+	const coerceOptionsToObject = (options) => (options === undefined ? ObjectCreate(null) : toObject(options));
+
+	const getOption = (options, property, type, values, fallback, owner) => {
+		let value = options[property];
+		if (value === undefined) return fallback;
+		if (type === 'boolean') value = Boolean(value);
+		else value = toText(value);
+		if (values !== undefined && !values.includes(value)) {
+			throw new RangeError(`Value ${value} out of range for ${owner || 'Intl'} options property ${property}`);
+		}
+		return value;
+	};
+
+	const defaultNumberOption = (value, minimum, maximum, fallback, property) => {
+		if (value === undefined) return fallback;
+		value = NumberValue(value);
+		if (Number.isNaN(value) || value < minimum || value > maximum) throw new RangeError(`${property} value is out of range.`);
+		return Math.floor(value);
+	};
+	const getNumberOption = (options, property, minimum, maximum, fallback) =>
+		defaultNumberOption(options[property], minimum, maximum, fallback, property);
+
+	const supportedLocales = (requested, options) => {
+		options = coerceOptionsToObject(options);
+		getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit');
+		const out = [];
+		for (const locale of requested) {
+			if (bestAvailableLocale(removeUnicodeExtension(locale)[0]) !== undefined) out.push(locale);
+		}
+		return out;
+	};
+
+	const isTypeSequence = (s) => /^[a-z0-9]{3,8}(-[a-z0-9]{3,8})*$/i.test(s);
+
+	const supportedLocalesOf = {
+		supportedLocalesOf(locales, options = undefined) {
+			return supportedLocales(canonicalizeLocaleList(locales), options);
+		},
+	}.supportedLocalesOf;
+
+	// makeConstructor gives a constructor its shape: length, prototype
+	// (non-writable), supportedLocalesOf and the prototype's tag.
+	const makeConstructor = (C, length, tag) => {
+		defineProperty(C, 'length', { value: length, configurable: true });
+		defineProperty(C, 'prototype', { writable: false, enumerable: false, configurable: false });
+		methods(C, { supportedLocalesOf });
+		toStringTag(C.prototype, tag);
+	};
+
+	// bound makes the function a getter such as format returns: anonymous,
+	// of the given length, not a constructor.
+	const anonymous = (fn) => {
+		defineProperty(fn, 'name', { value: '', configurable: true });
+		return fn;
+	};
+
+	// --- Numbers -------------------------------------------------------------
+
+	const toPrimitiveNumber = (x) => {
+		if (!isObject(x)) return x;
+		const exotic = x[Symbol.toPrimitive];
+		if (exotic !== undefined && exotic !== null) {
+			const v = exotic.call(x, 'number');
+			if (isObject(v)) throw new TypeError('Cannot convert object to primitive value');
+			return v;
+		}
+		for (const name of ['valueOf', 'toString']) {
+			const f = x[name];
+			if (typeof f === 'function') {
+				const v = f.call(x);
+				if (!isObject(v)) return v;
+			}
+		}
+		throw new TypeError('Cannot convert object to primitive value');
+	};
+
+	const numberText = (n) => {
+		if (Number.isNaN(n)) return 'NaN';
+		if (Object.is(n, -0)) return '-0';
+		return StringValue(n);
+	};
+
+	// toIntlMathematicalValue writes x as the decimal numeral Go formats:
+	// a string keeps all its digits, as ECMA-402 says.
+	const toIntlMathematicalValue = (x) => {
+		const prim = toPrimitiveNumber(x);
+		if (typeof prim === 'bigint') return StringValue(prim);
+		if (typeof prim === 'string') {
+			const s = prim.trim();
+			if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) {
+				return s.replace(/^\+/, '').replace(/^(-?)\./, '$10.');
+			}
+			if (/^[+-]?Infinity$/.test(s)) return s.replace(/^\+/, '');
+			return numberText(NumberValue(s));
+		}
+		return numberText(NumberValue(prim));
+	};
+
+	const roundingIncrements = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000];
+	const roundingModes = ['ceil', 'floor', 'expand', 'trunc', 'halfCeil', 'halfFloor', 'halfExpand', 'halfTrunc', 'halfEven'];
+
+	// setDigitOptions is ECMA-402's SetNumberFormatDigitOptions.
+	const setDigitOptions = (r, options, mnfdDefault, mxfdDefault, notation) => {
+		const mnid = getNumberOption(options, 'minimumIntegerDigits', 1, 21, 1);
+		let mnfd = options.minimumFractionDigits;
+		let mxfd = options.maximumFractionDigits;
+		let mnsd = options.minimumSignificantDigits;
+		let mxsd = options.maximumSignificantDigits;
+		r.minimumIntegerDigits = mnid;
+		const roundingIncrement = getNumberOption(options, 'roundingIncrement', 1, 5000, 1);
+		if (!roundingIncrements.includes(roundingIncrement)) throw new RangeError('roundingIncrement value is out of range.');
+		const roundingMode = getOption(options, 'roundingMode', 'string', roundingModes, 'halfExpand');
+		const roundingPriority = getOption(options, 'roundingPriority', 'string', ['auto', 'morePrecision', 'lessPrecision'], 'auto');
+		const trailingZeroDisplay = getOption(options, 'trailingZeroDisplay', 'string', ['auto', 'stripIfInteger'], 'auto');
+		if (roundingIncrement !== 1) mxfdDefault = mnfdDefault;
+		r.roundingIncrement = roundingIncrement;
+		r.roundingMode = roundingMode;
+		r.trailingZeroDisplay = trailingZeroDisplay;
+		const hasSd = mnsd !== undefined || mxsd !== undefined;
+		const hasFd = mnfd !== undefined || mxfd !== undefined;
+		let needSd = true, needFd = true;
+		if (roundingPriority === 'auto') {
+			needSd = hasSd;
+			if (needSd || (!hasFd && notation === 'compact')) needFd = false;
+		}
+		if (needSd) {
+			if (hasSd) {
+				mnsd = defaultNumberOption(mnsd, 1, 21, 1, 'minimumSignificantDigits');
+				mxsd = defaultNumberOption(mxsd, mnsd, 21, 21, 'maximumSignificantDigits');
+				r.minimumSignificantDigits = mnsd;
+				r.maximumSignificantDigits = mxsd;
+			} else {
+				r.minimumSignificantDigits = 1;
+				r.maximumSignificantDigits = 21;
+			}
+		}
+		if (needFd) {
+			if (hasFd) {
+				mnfd = defaultNumberOption(mnfd, 0, 100, undefined, 'minimumFractionDigits');
+				mxfd = defaultNumberOption(mxfd, 0, 100, undefined, 'maximumFractionDigits');
+				if (mnfd === undefined) mnfd = Math.min(mnfdDefault, mxfd);
+				else if (mxfd === undefined) mxfd = Math.max(mxfdDefault, mnfd);
+				else if (mnfd > mxfd) throw new RangeError('maximumFractionDigits value is out of range.');
+				r.minimumFractionDigits = mnfd;
+				r.maximumFractionDigits = mxfd;
+			} else {
+				r.minimumFractionDigits = mnfdDefault;
+				r.maximumFractionDigits = mxfdDefault;
+			}
+		}
+		if (!needSd && !needFd) {
+			r.minimumFractionDigits = 0;
+			r.maximumFractionDigits = 0;
+			r.minimumSignificantDigits = 1;
+			r.maximumSignificantDigits = 2;
+			r.roundingType = 'morePrecision';
+			r.roundingPriority = 'morePrecision';
+		} else if (roundingPriority === 'auto') {
+			r.roundingType = needSd ? 'significantDigits' : 'fractionDigits';
+			r.roundingPriority = 'auto';
+		} else {
+			r.roundingType = roundingPriority;
+			r.roundingPriority = roundingPriority;
+		}
+		if (roundingIncrement !== 1) {
+			if (r.roundingType !== 'fractionDigits') throw new TypeError('roundingIncrement requires fraction digits rounding');
+			if (r.maximumFractionDigits !== r.minimumFractionDigits) throw new RangeError('maximumFractionDigits must equal minimumFractionDigits with a roundingIncrement');
+		}
+	};
+
+	const isWellFormedCurrencyCode = (c) => /^[A-Za-z]{3}$/.test(c);
+	const sanctionedUnits = native.units;
+	const isWellFormedUnit = (unit) => {
+		if (sanctionedUnits.includes(unit)) return true;
+		const i = unit.indexOf('-per-');
+		return i > 0 && sanctionedUnits.includes(unit.slice(0, i)) && sanctionedUnits.includes(unit.slice(i + 5));
+	};
+
+	const numberFormatSlots = makeSlots();
+	const numberKeyData = (locale, key) => (key === 'nu' ? ['latn'] : [null]);
+
+	// initializeNumberFormat is ECMA-402's InitializeNumberFormat; it
+	// returns the slots (the resolved options and the Go formatter).
+	const initializeNumberFormat = (locales, options) => {
+		const requested = canonicalizeLocaleList(locales);
+		options = coerceOptionsToObject(options);
+		const opt = ObjectCreate(null);
+		opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit');
+		const numberingSystem = getOption(options, 'numberingSystem', 'string', undefined, undefined);
+		if (numberingSystem !== undefined && !isTypeSequence(numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`);
+		opt.nu = numberingSystem;
+		const r = resolveLocale(requested, opt, ['nu'], numberKeyData);
+		const s = { locale: r.locale, dataLocale: r.dataLocale, numberingSystem: r.nu };
+		const owner = 'Intl.NumberFormat';
+		const style = getOption(options, 'style', 'string', ['decimal', 'percent', 'currency', 'unit'], 'decimal', owner);
+		s.style = style;
+		const currency = getOption(options, 'currency', 'string', undefined, undefined);
+		if (currency === undefined) {
+			if (style === 'currency') throw new TypeError('Currency code is required with currency style.');
+		} else if (!isWellFormedCurrencyCode(currency)) throw new RangeError(`Invalid currency code : ${currency}`);
+		const currencyDisplay = getOption(options, 'currencyDisplay', 'string', ['code', 'symbol', 'narrowSymbol', 'name'], 'symbol', owner);
+		const currencySign = getOption(options, 'currencySign', 'string', ['standard', 'accounting'], 'standard', owner);
+		const unit = getOption(options, 'unit', 'string', undefined, undefined);
+		if (unit === undefined) {
+			if (style === 'unit') throw new TypeError('Unit is required with unit style.');
+		} else if (!isWellFormedUnit(unit)) throw new RangeError(`Invalid unit argument for Intl.NumberFormat() '${unit}'`);
+		const unitDisplay = getOption(options, 'unitDisplay', 'string', ['short', 'narrow', 'long'], 'short', owner);
+		if (style === 'currency') {
+			s.currency = currency.toUpperCase();
+			s.currencyDisplay = currencyDisplay;
+			s.currencySign = currencySign;
+		}
+		if (style === 'unit') {
+			s.unit = unit;
+			s.unitDisplay = unitDisplay;
+		}
+		const notation = getOption(options, 'notation', 'string', ['standard', 'scientific', 'engineering', 'compact'], 'standard', owner);
+		s.notation = notation;
+		let mnfdDefault, mxfdDefault;
+		if (style === 'currency') {
+			mnfdDefault = mxfdDefault = native.currencyDigits(s.currency);
+		} else {
+			mnfdDefault = 0;
+			mxfdDefault = style === 'percent' ? 0 : 3;
+		}
+		setDigitOptions(s, options, mnfdDefault, mxfdDefault, notation);
+		const compactDisplay = getOption(options, 'compactDisplay', 'string', ['short', 'long'], 'short', owner);
+		const defaultUseGrouping = notation === 'compact' ? 'min2' : 'auto';
+		s.useGrouping = getGroupingOption(options, defaultUseGrouping);
+		if (notation === 'compact') s.compactDisplay = compactDisplay;
+		s.signDisplay = getOption(options, 'signDisplay', 'string', ['auto', 'never', 'always', 'exceptZero', 'negative'], 'auto', owner);
+		s.formatter = native.numberFormatter(s);
+		return s;
+	};
+
+	const getGroupingOption = (options, fallback) => {
+		let value = options.useGrouping;
+		if (value === undefined) return fallback;
+		if (value === true) return 'always';
+		if (!value) return false;
+		value = toText(value);
+		if (value === 'true' || value === 'false') return fallback;
+		if (!['min2', 'auto', 'always'].includes(value)) throw new RangeError(`Value ${value} out of range for Intl.NumberFormat options property useGrouping`);
+		return value;
+	};
+
+	const numberParts = (s, x) => s.formatter(toIntlMathematicalValue(x));
+	const joinParts = (parts) => {
+		let out = '';
+		for (let i = 0; i < parts.length; i++) out += parts[i].value;
+		return out;
+	};
+
+	const thisNumberFormat = (nf, method) => {
+		const s = numberFormatSlots.get(nf);
+		if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${method} called on incompatible receiver ${typeof nf === 'symbol' ? 'Symbol()' : nf}`);
+		return s;
+	};
+
+	function NumberFormat(locales = undefined, options = undefined) {
+		const target = new.target === undefined ? NumberFormat : new.target;
+		const proto = isObject(target.prototype) ? target.prototype : NumberFormat.prototype;
+		const nf = ObjectCreate(proto);
+		numberFormatSlots.set(nf, initializeNumberFormat(locales, options));
+		return nf;
+	}
+	makeConstructor(NumberFormat, 0, 'Intl.NumberFormat');
+	methods(NumberFormat.prototype, {
+		formatToParts(value) {
+			const s = thisNumberFormat(this, 'formatToParts');
+			return numberParts(s, value);
+		},
+		formatRange(start, end) {
+			const s = thisNumberFormat(this, 'formatRange');
+			return joinParts(rangeParts(s, start, end));
+		},
+		formatRangeToParts(start, end) {
+			const s = thisNumberFormat(this, 'formatRangeToParts');
+			return rangeParts(s, start, end);
+		},
+		resolvedOptions() {
+			const s = thisNumberFormat(this, 'resolvedOptions');
+			const out = {};
+			for (const key of ['locale', 'numberingSystem', 'style', 'currency', 'currencyDisplay', 'currencySign', 'unit', 'unitDisplay',
+				'minimumIntegerDigits', 'minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits',
+				'maximumSignificantDigits', 'useGrouping', 'notation', 'compactDisplay', 'signDisplay', 'roundingIncrement',
+				'roundingMode', 'roundingPriority', 'trailingZeroDisplay']) {
+				if (s[key] !== undefined) out[key] = s[key];
+			}
+			return out;
+		},
+	});
+	defineProperty(NumberFormat.prototype, 'format', {
+		get: Object.getOwnPropertyDescriptor({ get format() {
+			const s = thisNumberFormat(this, 'format');
+			if (s.boundFormat === undefined) s.boundFormat = anonymous((value) => joinParts(numberParts(s, value)));
+			return s.boundFormat;
+		} }, 'format').get,
+		enumerable: false, configurable: true,
+	});
+
+	// rangeParts formats a range as CLDR's range pattern does, with the
+	// parts marked by source; equal ends show once, approximately.
+	const rangeParts = (s, start, end) => {
+		if (start === undefined || end === undefined) throw new TypeError('start and end are required');
+		const x = toIntlMathematicalValue(start), y = toIntlMathematicalValue(end);
+		if (x === 'NaN' || y === 'NaN') throw new RangeError('Invalid range: NaN');
+		const a = s.formatter(x), b = s.formatter(y);
+		const tag = (parts, source) => parts.map((p) => ({ type: p.type, value: p.value, source }));
+		if (joinParts(a) === joinParts(b)) {
+			return [{ type: 'approximatelySign', value: '~', source: 'shared' }, ...tag(a, 'shared')];
+		}
+		return [...tag(a, 'startRange'), { type: 'literal', value: native.rangeSeparator(s.dataLocale), source: 'shared' }, ...tag(b, 'endRange')];
+	};
+
+	// --- Collator ------------------------------------------------------------
+
+	const collatorSlots = makeSlots();
+	const collatorKeyData = (locale, key) => {
+		switch (key) {
+			case 'co': return [null];
+			case 'kn': return ['false', 'true'];
+			case 'kf': return ['false', 'lower', 'upper'];
+		}
+		return [null];
+	};
+
+	const initializeCollator = (locales, options) => {
+		const requested = canonicalizeLocaleList(locales);
+		options = coerceOptionsToObject(options);
+		const owner = 'Intl.Collator';
+		const usage = getOption(options, 'usage', 'string', ['sort', 'search'], 'sort', owner);
+		const opt = ObjectCreate(null);
+		opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
+		const collation = getOption(options, 'collation', 'string', undefined, undefined);
+		if (collation !== undefined && !isTypeSequence(collation)) throw new RangeError(`Invalid collation : ${collation}`);
+		opt.co = collation;
+		let numeric = getOption(options, 'numeric', 'boolean', undefined, undefined);
+		if (numeric !== undefined) numeric = toText(numeric);
+		opt.kn = numeric;
+		opt.kf = getOption(options, 'caseFirst', 'string', ['upper', 'lower', 'false'], undefined, owner);
+		const r = resolveLocale(requested, opt, ['co', 'kf', 'kn'], collatorKeyData);
+		const s = {
+			locale: r.locale, dataLocale: r.dataLocale, usage,
+			collation: r.co === null ? 'default' : r.co,
+			numeric: r.kn === 'true',
+			caseFirst: r.kf === null ? 'false' : r.kf,
+		};
+		let sensitivity = getOption(options, 'sensitivity', 'string', ['base', 'accent', 'case', 'variant'], undefined, owner);
+		if (sensitivity === undefined) sensitivity = 'variant';
+		s.sensitivity = sensitivity;
+		s.ignorePunctuation = getOption(options, 'ignorePunctuation', 'boolean', undefined, false);
+		s.compare = native.collator(s);
+		return s;
+	};
+
+	const thisCollator = (c, method) => {
+		const s = collatorSlots.get(c);
+		if (s === undefined) throw new TypeError(`Method Intl.Collator.prototype.${method} called on incompatible receiver ${typeof c === 'symbol' ? 'Symbol()' : c}`);
+		return s;
+	};
+
+	function Collator(locales = undefined, options = undefined) {
+		const target = new.target === undefined ? Collator : new.target;
+		const proto = isObject(target.prototype) ? target.prototype : Collator.prototype;
+		const c = ObjectCreate(proto);
+		collatorSlots.set(c, initializeCollator(locales, options));
+		return c;
+	}
+	makeConstructor(Collator, 0, 'Intl.Collator');
+	methods(Collator.prototype, {
+		resolvedOptions() {
+			const s = thisCollator(this, 'resolvedOptions');
+			return {
+				locale: s.locale, usage: s.usage, sensitivity: s.sensitivity, ignorePunctuation: s.ignorePunctuation,
+				collation: s.collation, numeric: s.numeric, caseFirst: s.caseFirst,
+			};
+		},
+	});
+	defineProperty(Collator.prototype, 'compare', {
+		get: Object.getOwnPropertyDescriptor({ get compare() {
+			const s = thisCollator(this, 'compare');
+			if (s.boundCompare === undefined) {
+				const compare = s.compare;
+				s.boundCompare = anonymous((x, y) => compare(toText(x), toText(y)));
+			}
+			return s.boundCompare;
+		} }, 'compare').get,
+		enumerable: false, configurable: true,
+	});
+
+	// --- PluralRules -----------------------------------------------------------
+
+	const pluralSlots = makeSlots();
+	const thisPluralRules = (p, method) => {
+		const s = pluralSlots.get(p);
+		if (s === undefined) throw new TypeError(`Method Intl.PluralRules.prototype.${method} called on incompatible receiver ${typeof p === 'symbol' ? 'Symbol()' : p}`);
+		return s;
+	};
+	class PluralRules {
+		constructor(locales = undefined, options = undefined) {
+			const requested = canonicalizeLocaleList(locales);
+			options = coerceOptionsToObject(options);
+			const opt = ObjectCreate(null);
+			const owner = 'Intl.PluralRules';
+			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
+			const type = getOption(options, 'type', 'string', ['cardinal', 'ordinal'], 'cardinal', owner);
+			const s = { type };
+			setDigitOptions(s, options, 0, 3, 'standard');
+			const r = resolveLocale(requested, opt, [], () => [null]);
+			s.locale = r.locale;
+			s.dataLocale = r.dataLocale;
+			s.style = 'decimal';
+			s.notation = 'standard';
+			s.useGrouping = false;
+			s.signDisplay = 'auto';
+			s.formatter = native.numberFormatter(s);
+			s.select = native.pluralRules(s);
+			pluralSlots.set(this, s);
+		}
+		select(n) {
+			const s = thisPluralRules(this, 'select');
+			return s.select(numberText(NumberValue(n)));
+		}
+		selectRange(start, end) {
+			const s = thisPluralRules(this, 'selectRange');
+			if (start === undefined || end === undefined) throw new TypeError('start and end are required');
+			const x = NumberValue(start), y = NumberValue(end);
+			if (Number.isNaN(x) || Number.isNaN(y)) throw new RangeError('Invalid range: NaN');
+			return s.select(numberText(y));
+		}
+		resolvedOptions() {
+			const s = thisPluralRules(this, 'resolvedOptions');
+			const out = { locale: s.locale, type: s.type, minimumIntegerDigits: s.minimumIntegerDigits };
+			for (const key of ['minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits', 'maximumSignificantDigits']) {
+				if (s[key] !== undefined) out[key] = s[key];
+			}
+			out.pluralCategories = native.pluralCategories(s);
+			for (const key of ['roundingIncrement', 'roundingMode', 'roundingPriority', 'trailingZeroDisplay']) out[key] = s[key];
+			return out;
+		}
+	}
+	makeConstructor(PluralRules, 0, 'Intl.PluralRules');
+	for (const key of ['select', 'selectRange', 'resolvedOptions']) {
+		defineProperty(PluralRules.prototype, key, { enumerable: false });
+	}
+
+	// --- Intl ----------------------------------------------------------------
+
+	const Intl = {};
+	toStringTag(Intl, 'Intl');
+	methods(Intl, {
+		getCanonicalLocales(locales) {
+			return canonicalizeLocaleList(locales);
+		},
+		supportedValuesOf(key) {
+			key = toText(key);
+			const values = native.supportedValues(key);
+			if (values === undefined) throw new RangeError(`Invalid key : ${key}`);
+			return values;
+		},
+	});
+	for (const [name, C] of [['Collator', Collator], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules]]) {
+		defineProperty(Intl, name, { value: C, writable: true, enumerable: false, configurable: true });
+	}
+
+	// --- The built-ins' locale-sensitive methods -----------------------------
+
+	// cached keeps the formatter of the default locale and options, and of
+	// a locale given alone as a string, so that sorting with localeCompare
+	// or formatting in a loop does not build one per call.
+	const cached = (make) => {
+		const byLocale = new Map();
+		return (locales, options) => {
+			if (options !== undefined || (locales !== undefined && typeof locales !== 'string')) return make(locales, options);
+			const key = locales === undefined ? '' : locales;
+			let v = byLocale.get(key);
+			if (v === undefined) {
+				v = make(locales, options);
+				if (byLocale.size < 64) byLocale.set(key, v);
+			}
+			return v;
+		};
+	};
+	const numberFormatFor = cached((l, o) => initializeNumberFormat(l, o));
+	const collatorFor = cached((l, o) => initializeCollator(l, o));
+
+	const repairPrototypes = () => {
+		const numberValueOf = Number.prototype.valueOf;
+		const bigintValueOf = BigInt.prototype.valueOf;
+		methods(Number.prototype, {
+			toLocaleString(locales = undefined, options = undefined) {
+				const x = numberValueOf.call(this);
+				return joinParts(numberParts(numberFormatFor(locales, options), x));
+			},
+		});
+		methods(BigInt.prototype, {
+			toLocaleString(locales = undefined, options = undefined) {
+				const x = bigintValueOf.call(this);
+				return joinParts(numberParts(numberFormatFor(locales, options), x));
+			},
+		});
+		methods(String.prototype, {
+			localeCompare(that, locales = undefined, options = undefined) {
+				if (this === undefined || this === null) throw new TypeError('String.prototype.localeCompare called on null or undefined');
+				const s = toText(this), t = toText(that);
+				return collatorFor(locales, options).compare(s, t);
+			},
+		});
+		methods(Array.prototype, {
+			toLocaleString(locales = undefined, options = undefined) {
+				const array = toObject(this);
+				const len = toLength(array.length);
+				let out = '';
+				for (let k = 0; k < len; k++) {
+					if (k > 0) out += ',';
+					const element = array[k];
+					if (element !== undefined && element !== null) {
+						const f = toObject(element).toLocaleString;
+						if (typeof f !== 'function') throw new TypeError('toLocaleString is not a function');
+						out += toText(f.call(element, locales, options));
+					}
+				}
+				return out;
+			},
+		});
+	};
+
+	return { Intl, repairPrototypes };
+})

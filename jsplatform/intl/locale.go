@@ -1,0 +1,301 @@
+package intl
+
+import (
+	"slices"
+	"strings"
+)
+
+// availableLocales are the locales the tables format for, as ECMA-402's
+// [[AvailableLocales]]: each of the data's locales and its language alone
+// (which formats as the locale dataFor names).
+var availableLocales = []string{
+	"de", "de-DE", "en", "en-GB", "en-US", "es", "es-ES", "fr", "fr-FR", "ja", "ja-JP", "zh", "zh-CN", "zh-Hans", "zh-Hans-CN",
+}
+
+// dataFor names the tables' locale that formats for an available locale.
+func dataFor(locale string) *localeData {
+	t := data()
+	if d, ok := t.Locales[locale]; ok {
+		return d
+	}
+	switch strings.SplitN(locale, "-", 2)[0] {
+	case "de":
+		return t.Locales["de-DE"]
+	case "fr":
+		return t.Locales["fr-FR"]
+	case "es":
+		return t.Locales["es-ES"]
+	case "ja":
+		return t.Locales["ja-JP"]
+	case "zh":
+		return t.Locales["zh-CN"]
+	}
+	return t.Locales["en-US"]
+}
+
+// languageAliases replace deprecated language subtags (CLDR's aliases
+// scripts meet).
+var languageAliases = map[string]string{
+	"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro", "tl": "fil", "cmn": "zh", "sh": "sr-Latn",
+	"no": "no", "aju": "jrb", "als": "sq", "arb": "ar", "ayr": "ay", "azj": "az", "bcc": "bal", "bcl": "bik",
+	"bxk": "luy", "bxr": "bua", "cld": "syr", "cwd": "cr", "dgo": "doi", "dhd": "mwr", "dik": "din",
+	"diq": "zza", "lbk": "bnc", "ekk": "et", "emk": "man", "esk": "ik", "fat": "ak", "fuc": "ff", "gaz": "om",
+	"gbo": "grb", "gno": "gon", "gug": "gn", "gya": "gba", "hdn": "hai", "hea": "hmn", "ike": "iu",
+	"kmr": "ku", "knc": "kr", "kng": "kg", "knn": "kok", "kpv": "kv", "lvs": "lv", "mhr": "chm", "mup": "raj",
+	"khk": "mn", "npi": "ne", "ojg": "oj", "ory": "or", "pbu": "ps", "pes": "fa", "plt": "mg", "pnb": "lah",
+	"quz": "qu", "rmy": "rom", "spy": "kln", "src": "sc", "swh": "sw", "ttq": "tmh", "tw": "ak",
+	"umu": "del", "uzn": "uz", "xpe": "kpe", "xsl": "den", "ydd": "yi", "zai": "zap", "zsm": "ms", "zyb": "za",
+}
+
+// regionAliases replace deprecated region subtags.
+var regionAliases = map[string]string{
+	"DD": "DE", "FX": "FR", "TP": "TL", "YD": "YE", "ZR": "CD", "BU": "MM", "UK": "GB", "QU": "EU",
+}
+
+func isAlpha(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		if (c < 'a' || c > 'z') && (s[i] < '0' || s[i] > '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// canonicalizeTag checks that tag is a structurally valid Unicode locale
+// identifier and writes it in canonical form (case, order of variants and
+// extensions, unicode extension keywords, language and region aliases),
+// as ECMA-402's CanonicalizeUnicodeLocaleId does. ok is false for a tag
+// that is not valid.
+func canonicalizeTag(tag string) (string, bool) {
+	for i := 0; i < len(tag); i++ {
+		if tag[i] > 127 {
+			return "", false
+		}
+	}
+	subtags := strings.Split(strings.ToLower(tag), "-")
+	i := 0
+	next := func() string {
+		if i < len(subtags) {
+			return subtags[i]
+		}
+		return ""
+	}
+	language := next()
+	if !isAlpha(language) || len(language) == 4 || len(language) < 2 || len(language) > 8 {
+		return "", false
+	}
+	i++
+	script, region := "", ""
+	if s := next(); len(s) == 4 && isAlpha(s) {
+		script = strings.ToUpper(s[:1]) + s[1:]
+		i++
+	}
+	if s := next(); (len(s) == 2 && isAlpha(s)) || (len(s) == 3 && isDigits(s)) {
+		region = strings.ToUpper(s)
+		i++
+	}
+	var variants []string
+	for {
+		s := next()
+		if !((len(s) >= 5 && len(s) <= 8 && isAlnum(s)) || (len(s) == 4 && s[0] >= '0' && s[0] <= '9' && isAlnum(s))) {
+			break
+		}
+		if slices.Contains(variants, s) {
+			return "", false
+		}
+		variants = append(variants, s)
+		i++
+	}
+	extensions := map[byte]string{}
+	var singletons []byte
+	privateUse := ""
+	for i < len(subtags) {
+		s := subtags[i]
+		if len(s) != 1 || !isAlnum(s) {
+			return "", false
+		}
+		i++
+		if s == "x" {
+			rest := subtags[i:]
+			if len(rest) == 0 {
+				return "", false
+			}
+			for _, r := range rest {
+				if len(r) < 1 || len(r) > 8 || !isAlnum(r) {
+					return "", false
+				}
+			}
+			privateUse = "x-" + strings.Join(rest, "-")
+			break
+		}
+		if _, dup := extensions[s[0]]; dup {
+			return "", false
+		}
+		start := i
+		for i < len(subtags) && len(subtags[i]) >= 2 && len(subtags[i]) <= 8 && isAlnum(subtags[i]) {
+			i++
+		}
+		if i == start {
+			return "", false
+		}
+		body := subtags[start:i]
+		var canon string
+		var ok bool
+		switch s[0] {
+		case 'u':
+			canon, ok = canonicalUnicodeExtension(body)
+		case 't':
+			canon, ok = canonicalTransformedExtension(body)
+		default:
+			canon, ok = strings.Join(body, "-"), true
+		}
+		if !ok {
+			return "", false
+		}
+		extensions[s[0]] = canon
+		singletons = append(singletons, s[0])
+	}
+	if alias, ok := languageAliases[language]; ok {
+		if l, s, found := strings.Cut(alias, "-"); found {
+			language = l
+			if script == "" {
+				script = s
+			}
+		} else {
+			language = alias
+		}
+	}
+	if alias, ok := regionAliases[region]; ok {
+		region = alias
+	}
+	slices.Sort(variants)
+	slices.Sort(singletons)
+	parts := []string{language}
+	if script != "" {
+		parts = append(parts, script)
+	}
+	if region != "" {
+		parts = append(parts, region)
+	}
+	parts = append(parts, variants...)
+	for _, s := range singletons {
+		parts = append(parts, string(s), extensions[s])
+	}
+	if privateUse != "" {
+		parts = append(parts, privateUse)
+	}
+	return strings.Join(parts, "-"), true
+}
+
+// canonicalUnicodeExtension writes a -u- extension's subtags canonically:
+// attributes sorted without duplicates, then keywords sorted by key, the
+// first of a repeated key kept, a "true" value dropped.
+func canonicalUnicodeExtension(body []string) (string, bool) {
+	i := 0
+	var attributes []string
+	for i < len(body) && len(body[i]) >= 3 {
+		if !slices.Contains(attributes, body[i]) {
+			attributes = append(attributes, body[i])
+		}
+		i++
+	}
+	type keyword struct {
+		key   string
+		value []string
+	}
+	var keywords []keyword
+	for i < len(body) {
+		key := body[i]
+		if len(key) != 2 || !isAlnum(key) || !isAlpha(key[1:]) {
+			return "", false
+		}
+		i++
+		var value []string
+		for i < len(body) && len(body[i]) >= 3 {
+			value = append(value, body[i])
+			i++
+		}
+		if slices.ContainsFunc(keywords, func(k keyword) bool { return k.key == key }) {
+			continue
+		}
+		if len(value) == 1 && value[0] == "true" {
+			value = nil
+		}
+		keywords = append(keywords, keyword{key, value})
+	}
+	slices.Sort(attributes)
+	slices.SortStableFunc(keywords, func(a, b keyword) int { return strings.Compare(a.key, b.key) })
+	out := append([]string(nil), attributes...)
+	for _, k := range keywords {
+		out = append(out, k.key)
+		out = append(out, k.value...)
+	}
+	return strings.Join(out, "-"), true
+}
+
+// canonicalTransformedExtension checks a -t- extension: an optional
+// language tag, then fields (a key of letter and digit, values of 3 to 8).
+func canonicalTransformedExtension(body []string) (string, bool) {
+	i := 0
+	var lang []string
+	if len(body) > 0 && isAlpha(body[0]) && (len(body[0]) == 2 || len(body[0]) == 3 || len(body[0]) >= 5) {
+		for i < len(body) && !(len(body[i]) == 2 && isAlpha(body[i][:1]) && isDigits(body[i][1:])) {
+			lang = append(lang, body[i])
+			i++
+		}
+		if _, ok := canonicalizeTag(strings.Join(lang, "-")); !ok {
+			return "", false
+		}
+	}
+	type field struct {
+		key   string
+		value []string
+	}
+	var fields []field
+	for i < len(body) {
+		key := body[i]
+		if !(len(key) == 2 && isAlpha(key[:1]) && isDigits(key[1:])) {
+			return "", false
+		}
+		i++
+		var value []string
+		for i < len(body) && len(body[i]) >= 3 {
+			value = append(value, body[i])
+			i++
+		}
+		if len(value) == 0 || slices.ContainsFunc(fields, func(f field) bool { return f.key == key }) {
+			return "", false
+		}
+		fields = append(fields, field{key, value})
+	}
+	if len(lang) == 0 && len(fields) == 0 {
+		return "", false
+	}
+	slices.SortFunc(fields, func(a, b field) int { return strings.Compare(a.key, b.key) })
+	out := append([]string(nil), lang...)
+	for _, f := range fields {
+		out = append(out, f.key)
+		out = append(out, f.value...)
+	}
+	return strings.Join(out, "-"), true
+}

@@ -1,0 +1,26 @@
+package sandbox
+
+import (
+	"strconv"
+	"testing"
+)
+
+// TestIntlFormatsInTheWorkerWithTheHostsDefaults runs Intl through a worker
+// process and in process: the default locale and time zone are en-US and
+// UTC whatever the machine's, and the ones Limits carries when the host
+// sets them.
+func TestIntlFormatsInTheWorkerWithTheHostsDefaults(t *testing.T) {
+	code := `return [
+		(1234.5).toLocaleString("en-US", { style: "currency", currency: "USD" }),
+		(1234.5).toLocaleString(),
+		new Intl.NumberFormat().resolvedOptions().locale,
+		["b", "a", "C"].sort(new Intl.Collator().compare).join(""),
+	];`
+	for _, inProcess := range []bool{false, true} {
+		t.Run("inProcess="+strconv.FormatBool(inProcess), func(t *testing.T) {
+			p := newTestWorkers(t, WorkerOptions{InProcess: inProcess, Warm: 1})
+			wantValue(t, workerRun(p, newFakeHost(), code, Limits{}), `["$1,234.50","1,234.5","en-US","abC"]`)
+			wantValue(t, workerRun(p, newFakeHost(), code, Limits{Locale: "de-DE"}), `["$1,234.50","1.234,5","de-DE","abC"]`)
+		})
+	}
+}
