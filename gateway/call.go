@@ -21,6 +21,9 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx, cancel := g.bound(ctx)
 		defer cancel()
+		if asksByRoundTrip(req) {
+			return g.flatParking(ctx, req, name)
+		}
 		ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
 		res := g.sys.CallFlat(ctx, name, req.Params.Arguments)
 		return toolResult(res.OK, res.Text, res.Images), nil

@@ -71,6 +71,11 @@ type Gateway struct {
 // parked, for the retry that answers it (v20260728.go).
 var supportedVersions = []string{protocol20260728, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
+// capabilities are the gateway's: tools that change, and prompts (it has
+// none, but prompts/list answers, empty, and a 2026-07-28 client is told
+// the truth about what answers).
+var capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Prompts: &mcp.PromptCapabilities{}}
+
 // New returns a Gateway for sys, offering its tools as they are now, and
 // keeps them up to date until Close. sys stays the caller's to close, after
 // the Gateway.
@@ -89,9 +94,8 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 		states: sessionStates{limits: opts.State}, requestStates: newRequestStates(), yield: opts.YieldAfter}
 	g.lifetime, g.stop = context.WithCancel(context.Background())
 	g.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
-		Logger: slog.New(slogzero.New(logger)),
-		// Prompts: none, but prompts/list answers (empty), so say so.
-		Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}, Prompts: &mcp.PromptCapabilities{}},
+		Logger:                    slog.New(slogzero.New(logger)),
+		Capabilities:              capabilities,
 		SupportedProtocolVersions: supportedVersions,
 	})
 	g.server.AddResourceTemplate(resultTemplate, g.readResult)

@@ -101,6 +101,13 @@ type client struct {
 // declares the capability).
 func (f *fixture) connect(t *testing.T, elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)) *client {
 	t.Helper()
+	return f.connectAt(t, "", false, elicit)
+}
+
+// connectAt is connect at a protocol version ("": the SDK's latest), with
+// the SDK's multi round-trip middleware off when manual is set.
+func (f *fixture) connectAt(t *testing.T, version string, manual bool, elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)) *client {
+	t.Helper()
 	c := &client{changed: make(chan struct{}, 16)}
 	opts := &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
@@ -115,6 +122,7 @@ func (f *fixture) connect(t *testing.T, elicit func(context.Context, *mcp.Elicit
 			c.mu.Unlock()
 		},
 		ElicitationHandler: elicit,
+		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: manual},
 	}
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
@@ -122,7 +130,7 @@ func (f *fixture) connect(t *testing.T, elicit func(context.Context, *mcp.Elicit
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}

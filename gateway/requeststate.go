@@ -21,10 +21,15 @@ import (
 // refused before anything runs.
 //
 // The layout is "v1." + run id + "." + base64url(MAC); the run id is no
-// secret from the client that started the run.
+// secret from the client that started the run. A flat call's state
+// (flat20260728.go) is "f1." + base64url(MAC) over the call it answers,
+// which the retry repeats.
 
-// requestStateVersion prefixes the states of this layout.
-const requestStateVersion = "v1"
+// The prefixes of the two layouts.
+const (
+	requestStateVersion = "v1"
+	flatStateVersion    = "f1"
+)
 
 // requestStates issues and verifies requestStates.
 type requestStates struct {
@@ -45,7 +50,27 @@ var errBadRequestState = errors.New("the requestState does not verify: it was al
 
 // seal is the requestState of run, issued to client.
 func (s *requestStates) seal(run mcpexec.RunID, client string) string {
-	return requestStateVersion + "." + string(run) + "." + base64.RawURLEncoding.EncodeToString(s.mac(run, client))
+	return requestStateVersion + "." + string(run) + "." + base64.RawURLEncoding.EncodeToString(s.mac(requestStateVersion, string(run), client))
+}
+
+// sealFlat is the requestState of the flat call named by subject, issued
+// to client.
+func (s *requestStates) sealFlat(subject, client string) string {
+	return flatStateVersion + "." + base64.RawURLEncoding.EncodeToString(s.mac(flatStateVersion, subject, client))
+}
+
+// openFlat verifies a flat call's requestState for the call named by
+// subject and for client.
+func (s *requestStates) openFlat(state, subject, client string) error {
+	version, rest, ok := strings.Cut(state, ".")
+	if !ok || version != flatStateVersion {
+		return errBadRequestState
+	}
+	got, err := base64.RawURLEncoding.DecodeString(rest)
+	if err != nil || !hmac.Equal(got, s.mac(flatStateVersion, subject, client)) {
+		return errBadRequestState
+	}
+	return nil
 }
 
 // open returns the run a requestState names, if it verifies for client.
@@ -60,16 +85,16 @@ func (s *requestStates) open(state, client string) (mcpexec.RunID, error) {
 	}
 	run := mcpexec.RunID(rest[:i])
 	got, err := base64.RawURLEncoding.DecodeString(rest[i+1:])
-	if err != nil || !hmac.Equal(got, s.mac(run, client)) {
+	if err != nil || !hmac.Equal(got, s.mac(requestStateVersion, string(run), client)) {
 		return "", errBadRequestState
 	}
 	return run, nil
 }
 
-// mac binds the run to the client; the NUL separators keep the fields
-// apart (neither holds one).
-func (s *requestStates) mac(run mcpexec.RunID, client string) []byte {
+// mac binds the subject (a run, a flat call) of a layout to the client;
+// the NUL separators keep the fields apart (none holds one).
+func (s *requestStates) mac(layout, subject, client string) []byte {
 	m := hmac.New(sha256.New, s.key[:])
-	m.Write([]byte(requestStateVersion + "\x00" + string(run) + "\x00" + client))
+	m.Write([]byte(layout + "\x00" + subject + "\x00" + client))
 	return m.Sum(nil)
 }

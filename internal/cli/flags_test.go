@@ -133,8 +133,14 @@ func TestParseCatalogToolsAndServeFlags(t *testing.T) {
 		t.Errorf("tools with an argument: %v, want errUsage", err)
 	}
 	sf, err := parseServeFlags(mcpexecProgram, []string{"--servers", "s.json", "--http", ":8080", "--allow-origin", "https://a.example", "--allow-origin", "https://b.example"}, &errOut)
-	if err != nil || sf.http != ":8080" || len(sf.allowOrigins) != 2 || sf.budget != 4000 {
+	if err != nil || sf.http != ":8080" || len(sf.allowOrigins) != 2 || sf.budget != 4000 || sf.parkTimeout != 15*time.Minute {
 		t.Errorf("serve flags = %+v, %v", sf, err)
+	}
+	if sf, err := parseServeFlags(mcpexecProgram, []string{"--servers", "s.json", "--park-timeout", "90s"}, &errOut); err != nil || sf.parkTimeout != 90*time.Second {
+		t.Errorf("--park-timeout 90s: %+v, %v", sf, err)
+	}
+	if _, err := parseServeFlags(mcpexecProgram, []string{"--servers", "s.json", "--park-timeout", "0s"}, &errOut); !errors.Is(err, errUsage) {
+		t.Errorf("--park-timeout 0s: %v, want errUsage", err)
 	}
 	if _, err := parseServeFlags(mcpexecProgram, []string{"--servers", "s.json", "--allow-origin", "https://a.example"}, &errOut); !errors.Is(err, errUsage) {
 		t.Errorf("--allow-origin without --http: %v, want errUsage", err)
