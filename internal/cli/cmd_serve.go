@@ -6,8 +6,6 @@ import (
 	"net"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/gateway"
 )
@@ -49,7 +47,7 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 		YieldAfter: f.yieldAfter})
 	defer gw.Close()
 	if ln == nil {
-		err = gw.Server().Run(ctx, &mcp.StdioTransport{})
+		err = gw.ServeStdio(ctx)
 	} else {
 		token := os.Getenv(tokenEnv)
 		fmt.Fprintf(c.stderr, "%s: serving MCP on http://%s%s\n", c.prog.name, ln.Addr(), tokenNote(token))
