@@ -44,7 +44,7 @@ func serveLedger(t *testing.T, mark string, flags ...string) (*mcp.ClientSession
 	return cs, &stderr
 }
 
-func callExec(t *testing.T, cs *mcp.ClientSession, args map[string]string) *mcp.CallToolResult {
+func execWith(t *testing.T, cs *mcp.ClientSession, args map[string]string) *mcp.CallToolResult {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "Exec", Arguments: args})
 	if err != nil {
@@ -89,7 +89,7 @@ func TestServeYieldsAndWaitsWithoutRunningTwice(t *testing.T) {
 	}
 
 	// The pause keeps the script going well past the yield.
-	handle := stillRunning(t, callExec(t, cs, map[string]string{"code": `
+	handle := stillRunning(t, execWith(t, cs, map[string]string{"code": `
 		await tools.mcp__l__write({key: "a"});
 		await new Promise(r => setTimeout(r, 1500));
 		await tools.mcp__l__write({key: "b"});
@@ -98,7 +98,7 @@ func TestServeYieldsAndWaitsWithoutRunningTwice(t *testing.T) {
 	var res *mcp.CallToolResult
 	waits := 0
 	for {
-		res = callExec(t, cs, map[string]string{"wait": handle})
+		res = execWith(t, cs, map[string]string{"wait": handle})
 		waits++
 		if !strings.HasPrefix(contentText(res), "Still running") {
 			break
@@ -110,10 +110,10 @@ func TestServeYieldsAndWaitsWithoutRunningTwice(t *testing.T) {
 	if res.IsError || contentText(res) != "done" {
 		t.Fatalf("the result after %d waits: isError=%v %q (stderr %s)", waits, res.IsError, contentText(res), stderr)
 	}
-	if res := callExec(t, cs, map[string]string{"wait": handle}); !res.IsError {
+	if res := execWith(t, cs, map[string]string{"wait": handle}); !res.IsError {
 		t.Errorf("a handle whose result was returned answered again: %q", contentText(res))
 	}
-	ran := callExec(t, cs, map[string]string{"code": `return await tools.mcp__l__ran({})`})
+	ran := execWith(t, cs, map[string]string{"code": `return await tools.mcp__l__ran({})`})
 	var got struct{ Write []string }
 	if err := json.Unmarshal([]byte(contentText(ran)), &got); err != nil || !slices.Equal(got.Write, []string{"a", "b"}) {
 		t.Errorf("the ledger says %q, want each write once", contentText(ran))
@@ -127,15 +127,15 @@ func TestServeYieldsAndWaitsWithoutRunningTwice(t *testing.T) {
 func TestServeCancelsARunByItsHandle(t *testing.T) {
 	mark := newRunMark(t)
 	cs, _ := serveLedger(t, mark, "--yield-after", "200ms")
-	handle := stillRunning(t, callExec(t, cs, map[string]string{"code": `
+	handle := stillRunning(t, execWith(t, cs, map[string]string{"code": `
 		await tools.mcp__l__write({key: "a"});
 		await new Promise(r => setTimeout(r, 60000));
 		await tools.mcp__l__write({key: "never"});`}))
-	res := callExec(t, cs, map[string]string{"cancel": handle})
+	res := execWith(t, cs, map[string]string{"cancel": handle})
 	if !res.IsError || !strings.Contains(contentText(res), "cancelled") {
 		t.Errorf("cancel: isError=%v %q", res.IsError, contentText(res))
 	}
-	ran := callExec(t, cs, map[string]string{"code": `return await tools.mcp__l__ran({})`})
+	ran := execWith(t, cs, map[string]string{"code": `return await tools.mcp__l__ran({})`})
 	var got struct{ Write []string }
 	if err := json.Unmarshal([]byte(contentText(ran)), &got); err != nil || slices.Contains(got.Write, "never") {
 		t.Errorf("the ledger says %q after the cancel", contentText(ran))
@@ -150,14 +150,14 @@ func TestServeHandlesBelongToTheirSession(t *testing.T) {
 	mark := newRunMark(t)
 	g := startHTTPGatewayWith(t, mark, nil, "--yield-after", "200ms")
 	mine, theirs := g.connect(t), g.connect(t)
-	handle := stillRunning(t, callExec(t, mine, map[string]string{"code": `await new Promise(r => setTimeout(r, 1500)); return "mine";`}))
+	handle := stillRunning(t, execWith(t, mine, map[string]string{"code": `await new Promise(r => setTimeout(r, 1500)); return "mine";`}))
 	for _, arg := range []string{"wait", "cancel"} {
-		if res := callExec(t, theirs, map[string]string{arg: handle}); !res.IsError || !strings.Contains(contentText(res), "another client") {
+		if res := execWith(t, theirs, map[string]string{arg: handle}); !res.IsError || !strings.Contains(contentText(res), "another client") {
 			t.Errorf("another session's %s: isError=%v %q", arg, res.IsError, contentText(res))
 		}
 	}
 	for {
-		res := callExec(t, mine, map[string]string{"wait": handle})
+		res := execWith(t, mine, map[string]string{"wait": handle})
 		if !strings.HasPrefix(contentText(res), "Still running") {
 			if res.IsError || contentText(res) != "mine" {
 				t.Errorf("the owner's wait: isError=%v %q", res.IsError, contentText(res))
