@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,6 +64,10 @@ type Gateway struct {
 	// by wait and cancel (yield.go).
 	yield   time.Duration
 	handles runHandles
+	// wire is the stdio connection, which carries tasks; tasks are
+	// the Exec runs started as tasks (tasks.go).
+	wire  atomic.Pointer[taskWireTransport]
+	tasks execTasks
 }
 
 // supportedVersions are the protocol versions the gateway speaks. Up to
@@ -99,6 +104,7 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 		SupportedProtocolVersions: supportedVersions,
 	})
 	g.server.AddResourceTemplate(resultTemplate, g.readResult)
+	g.registerTasks()
 	g.refresh()
 	go g.refreshLoop()
 	return g
@@ -119,6 +125,7 @@ func (g *Gateway) Close() {
 	}
 	g.states.close()
 	g.handles.close()
+	g.tasks.close()
 }
 
 func (g *Gateway) refreshLoop() {

@@ -113,7 +113,7 @@ func TestServeYieldsAndWaitsWithoutRunningTwice(t *testing.T) {
 	if res := execWith(t, cs, map[string]string{"wait": handle}); !res.IsError {
 		t.Errorf("a handle whose result was returned answered again: %q", contentText(res))
 	}
-	ran := execWith(t, cs, map[string]string{"code": `return await tools.mcp__l__ran({})`})
+	ran := execToEnd(t, cs, `return await tools.mcp__l__ran({})`)
 	var got struct{ Write []string }
 	if err := json.Unmarshal([]byte(contentText(ran)), &got); err != nil || !slices.Equal(got.Write, []string{"a", "b"}) {
 		t.Errorf("the ledger says %q, want each write once", contentText(ran))
@@ -135,7 +135,7 @@ func TestServeCancelsARunByItsHandle(t *testing.T) {
 	if !res.IsError || !strings.Contains(contentText(res), "cancelled") {
 		t.Errorf("cancel: isError=%v %q", res.IsError, contentText(res))
 	}
-	ran := execWith(t, cs, map[string]string{"code": `return await tools.mcp__l__ran({})`})
+	ran := execToEnd(t, cs, `return await tools.mcp__l__ran({})`)
 	var got struct{ Write []string }
 	if err := json.Unmarshal([]byte(contentText(ran)), &got); err != nil || slices.Contains(got.Write, "never") {
 		t.Errorf("the ledger says %q after the cancel", contentText(ran))
@@ -144,16 +144,16 @@ func TestServeCancelsARunByItsHandle(t *testing.T) {
 	checkNoSurvivors(t, mark)
 }
 
-// A handle belongs to the session that started its run: another session
-// of the same gateway cannot wait on it or cancel it.
+// A handle belongs to the client that started its run: another client of
+// the same gateway cannot wait on it or cancel it.
 func TestServeHandlesBelongToTheirSession(t *testing.T) {
 	mark := newRunMark(t)
 	g := startHTTPGatewayWith(t, mark, nil, "--yield-after", "200ms")
-	mine, theirs := g.connect(t), g.connect(t)
+	mine, theirs := connectAs(t, g, "mine"), connectAs(t, g, "theirs")
 	handle := stillRunning(t, execWith(t, mine, map[string]string{"code": `await new Promise(r => setTimeout(r, 1500)); return "mine";`}))
 	for _, arg := range []string{"wait", "cancel"} {
 		if res := execWith(t, theirs, map[string]string{arg: handle}); !res.IsError || !strings.Contains(contentText(res), "another client") {
-			t.Errorf("another session's %s: isError=%v %q", arg, res.IsError, contentText(res))
+			t.Errorf("another client's %s: isError=%v %q", arg, res.IsError, contentText(res))
 		}
 	}
 	for {
@@ -165,4 +165,29 @@ func TestServeHandlesBelongToTheirSession(t *testing.T) {
 			break
 		}
 	}
+}
+
+// execToEnd runs code and waits on its handle until its result comes: on a
+// busy machine even a short script may outlast the yield.
+func execToEnd(t *testing.T, cs *mcp.ClientSession, code string) *mcp.CallToolResult {
+	t.Helper()
+	res := execWith(t, cs, map[string]string{"code": code})
+	for strings.HasPrefix(contentText(res), "Still running") {
+		res = execWith(t, cs, map[string]string{"wait": stillRunning(t, res)})
+	}
+	return res
+}
+
+// connectAs connects a go-sdk client named name to the gateway: clients
+// without a session (the current revision over HTTP) are told apart by
+// their credentials and their names.
+func connectAs(t *testing.T, g *httpGateway, name string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: g.url}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
 }
