@@ -105,6 +105,15 @@ func addPoolFlags(p *program, fs *flag.FlagSet, f *poolFlags) {
 	addOAuthFlags(fs, &f.oauth)
 }
 
+// serversSynopsis is --servers in a usage line: optional where the
+// program has a built-in pool, required otherwise.
+func serversSynopsis(p *program) string {
+	if p.builtinPool {
+		return "[--servers FILE]"
+	}
+	return "--servers FILE"
+}
+
 // check reports a missing --servers where the program has no built-in pool.
 func (f poolFlags) check(p *program, fs *flag.FlagSet) error {
 	if f.servers == "" && !p.builtinPool {
@@ -122,7 +131,7 @@ type limitFlags struct {
 }
 
 func addLimitFlags(fs *flag.FlagSet, f *limitFlags) {
-	fs.DurationVar(&f.timeout, "timeout", sandbox.DefaultTimeout, "wall-clock budget of a script run; also bounds the wait for the servers to start")
+	durationFlag(fs, &f.timeout, "timeout", sandbox.DefaultTimeout, "wall-clock budget of a script run, a `duration` such as 30s or 2m; also bounds the wait for the servers to start")
 	fs.IntVar(&f.maxCalls, "max-calls", sandbox.DefaultMaxCalls, "cap on a script's nested calls")
 	fs.IntVar(&f.memoryMB, "memory-mb", sandbox.DefaultMemoryLimit>>20, "memory cap of a script's worker process, in MiB")
 	fs.IntVar(&f.stateMB, "state-mb", state.DefaultMaxBytes>>20, "bound of a conversation's state, in MiB: on what its scripts store, and apart on the results kept by reference")
@@ -169,12 +178,12 @@ type execFlags struct {
 	state   string // the state directory; "" = none
 }
 
-const execSynopsis = "[--servers FILE] [--settings FILE] [--state DIR] [--state-mb N] [--timeout D] [--max-calls N] [--memory-mb N] [--ask allow|deny|prompt] [--json] [--trace-args] [--verbose] (--script FILE | -)"
+const execSynopsis = "[--settings FILE] [--state DIR] [--state-mb N] [--timeout D] [--max-calls N] [--memory-mb N] [--ask allow|deny|prompt] [--json] [--trace-args] [--verbose] (--script FILE | -)"
 
 func parseExecFlags(p *program, args []string, errOut io.Writer) (execFlags, error) {
 	var f execFlags
 	var ask string
-	fs := newFlagSet(p, "exec", execSynopsis, errOut)
+	fs := newFlagSet(p, "exec", serversSynopsis(p)+" "+execSynopsis, errOut)
 	addPoolFlags(p, fs, &f.poolFlags)
 	fs.StringVar(&f.script, "script", "", "the script `FILE` to run; or give - to read it from standard input")
 	addLimitFlags(fs, &f.limitFlags)
@@ -230,7 +239,7 @@ type catalogFlags struct {
 
 func parseCatalogFlags(p *program, args []string, errOut io.Writer) (catalogFlags, error) {
 	var f catalogFlags
-	fs := newFlagSet(p, "catalog", "[--servers FILE] [--settings FILE] [--budget N] [--verbose]", errOut)
+	fs := newFlagSet(p, "catalog", serversSynopsis(p)+" [--settings FILE] [--budget N] [--verbose]", errOut)
 	addPoolFlags(p, fs, &f.poolFlags)
 	fs.IntVar(&f.budget, "budget", catalog.DefaultBudget, "catalog budget in estimated tokens")
 	if err := parseFlagsOnly(fs, args); err != nil {
@@ -249,7 +258,7 @@ type toolsFlags struct {
 
 func parseToolsFlags(p *program, args []string, errOut io.Writer) (toolsFlags, error) {
 	var f toolsFlags
-	fs := newFlagSet(p, "tools", "[--servers FILE] [--settings FILE] [--verbose]", errOut)
+	fs := newFlagSet(p, "tools", serversSynopsis(p)+" [--settings FILE] [--verbose]", errOut)
 	addPoolFlags(p, fs, &f.poolFlags)
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return f, err
@@ -269,7 +278,7 @@ type serveFlags struct {
 	parkTimeout  time.Duration
 }
 
-const serveSynopsis = "[--servers FILE] [--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--park-timeout D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
+const serveSynopsis = "[--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--park-timeout D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
 	"[--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE] [--metrics ADDR] [--trace-args] [--verbose]"
 
 // tokenEnv names the environment variable holding the HTTP bearer token:
@@ -278,7 +287,7 @@ const tokenEnv = childenv.Token
 
 func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, error) {
 	var f serveFlags
-	fs := newFlagSet(p, "serve", serveSynopsis, errOut)
+	fs := newFlagSet(p, "serve", serversSynopsis(p)+" "+serveSynopsis, errOut)
 	addPoolFlags(p, fs, &f.poolFlags)
 	addLimitFlags(fs, &f.limitFlags)
 	fs.IntVar(&f.budget, "budget", catalog.DefaultBudget, "catalog budget in estimated tokens")
@@ -288,8 +297,8 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 		f.allowOrigins = append(f.allowOrigins, s)
 		return nil
 	})
-	fs.DurationVar(&f.parkTimeout, "park-timeout", mcpexec.DefaultParkTimeout,
-		"how long a run waits, parked, for the answers of a client that gets its questions as input_required results (protocol 2026-07-28); then it is cancelled")
+	durationFlag(fs, &f.parkTimeout, "park-timeout", mcpexec.DefaultParkTimeout,
+		"how long (a `duration`) a run waits, parked, for the answers of a client that gets its questions as input_required results (protocol 2026-07-28); then it is cancelled")
 	addNodeFlags(fs, &f.nodes)
 	addTelemetryFlags(fs, &f.telemetryFlags)
 	fs.StringVar(&f.metrics, "metrics", "", "serve the metrics for Prometheus at http://`ADDR`/metrics (host:port; a bare :port binds to 127.0.0.1)")

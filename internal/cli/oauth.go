@@ -32,7 +32,7 @@ func addOAuthFlags(fs *flag.FlagSet, f *oauthFlags) {
 	fs.StringVar(&f.tokens, "oauth-tokens", "", "`DIR` where OAuth tokens are kept (default: mcpexec/oauth in the user's config directory)")
 	fs.BoolVar(&f.openBrowser, "open-browser", false, "open OAuth authorization pages in a browser ($BROWSER, else the system's opener)")
 	fs.IntVar(&f.port, "oauth-port", 0, "loopback `PORT` receiving OAuth redirects (default: any free port)")
-	fs.DurationVar(&f.wait, "auth-wait", 0, "how long to wait for OAuth authorizations before running without those servers (default 5m)")
+	durationFlag(fs, &f.wait, "auth-wait", 0, "how long to wait for OAuth authorizations before running without those servers, a `duration` (default 5m)")
 }
 
 // demoAuthorizer prints authorization URLs (and opens them on request) and

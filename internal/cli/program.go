@@ -14,6 +14,9 @@ type program struct {
 	commands map[string]command
 	// noCommand runs for an empty command line; nil prints the usage.
 	noCommand func(ctx context.Context, c console) int
+	// summaries say in a few words what each command does (for shell
+	// completion).
+	summaries map[string]string
 	// builtinPool makes the built-in servers the pool of exec, catalog and
 	// tools when --servers is not given (the demo's way); without it
 	// --servers is required.
@@ -66,6 +69,16 @@ var mcpexecProgram = &program{
 		"version": cmdVersion,
 		// sandbox-node runs scripts for daemons on other machines.
 		"sandbox-node": cmdSandboxNode,
+		"completion":   cmdCompletion,
+	},
+	summaries: map[string]string{
+		"serve":        "serve the pool as one Exec tool to MCP clients",
+		"exec":         "run one script against the pool",
+		"catalog":      "print the catalog the model would read",
+		"tools":        "print the tool declarations as JSON",
+		"version":      "print the version",
+		"sandbox-node": "run scripts for daemons on other machines",
+		"completion":   "print a shell completion script (bash, zsh, fish)",
 	},
 	usage: `mcpexec folds a pool of MCP servers into one tool, Exec: the model writes a
 script that calls the servers' tools, run in a sandbox.
@@ -83,10 +96,12 @@ usage:
   mcpexec sandbox-node --listen HOST:PORT --membership-port N --tls-cert FILE --tls-key FILE --tls-ca FILE
                             run scripts for daemons whose serve names this
                             node with --node (mutual TLS)
-  mcpexec version           print the version
+  mcpexec version           print the version (also: mcpexec --version)
+  mcpexec completion bash|zsh|fish
+                            print a shell completion script
+  mcpexec help COMMAND      print a command's flags (also: COMMAND --help)
 
 --servers takes the common {"mcpServers": {...}} file format.
-Run "mcpexec COMMAND -h" for a command's flags.
 `,
 }
 
@@ -96,9 +111,12 @@ func cmdVersion(_ context.Context, args []string, c console) error {
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
-	fmt.Fprintln(c.stdout, c.prog.name, version())
+	printVersion(c)
 	return nil
 }
+
+// printVersion prints the program's name and version on stdout.
+func printVersion(c console) { fmt.Fprintln(c.stdout, c.prog.name, version()) }
 
 // version is the module version ("v1.2.0" from go install ...@v1.2.0),
 // "(devel)" for a build from a checkout.

@@ -88,7 +88,13 @@ func run(ctx context.Context, args []string, c console) int {
 	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "help", "-h", "-help", "--help":
+		if cmd == "help" && len(rest) > 0 {
+			return commandHelp(ctx, rest[0], c)
+		}
 		fmt.Fprint(c.stdout, p.usage)
+		return exitOK
+	case "--version", "-version":
+		printVersion(c)
 		return exitOK
 	}
 	command, ok := p.commands[cmd]
@@ -96,7 +102,36 @@ func run(ctx context.Context, args []string, c console) int {
 		fmt.Fprintf(c.stderr, "%s: unknown command %q\n\n%s", p.name, cmd, p.usage)
 		return exitUsage
 	}
+	if helpAsked(rest) {
+		return commandHelp(ctx, cmd, c)
+	}
 	return exitCode(ctx, command(ctx, rest, c), c)
+}
+
+// helpAsked reports a -h or --help among a command's flags: the help was
+// asked for, and goes to stdout (so a pager shows it) with status 0,
+// whatever else the command line holds.
+func helpAsked(args []string) bool {
+	for _, arg := range args {
+		switch arg {
+		case "--":
+			return false
+		case "-h", "-help", "--h", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// commandHelp prints the usage of the command name on stdout.
+func commandHelp(ctx context.Context, name string, c console) int {
+	command, ok := c.prog.commands[name]
+	if !ok {
+		fmt.Fprintf(c.stderr, "%s: unknown command %q\n\n%s", c.prog.name, name, c.prog.usage)
+		return exitUsage
+	}
+	c.stderr = c.stdout
+	return exitCode(ctx, command(ctx, []string{"-h"}, c), c)
 }
 
 // exitCode reports err (if any) and maps it to an exit status.

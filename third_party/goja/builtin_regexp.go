@@ -240,6 +240,12 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 
 	if unicode {
 		patternStr = convertRegexpToUnicode(patternStr)
+		expanded, err1 := parser.ExpandUnicodePropertyEscapes(patternStr)
+		if err1 != nil {
+			err = fmt.Errorf("Invalid regular expression: /%s/%s: %v", patternStr, flags, err1)
+			return
+		}
+		patternStr = expanded
 	} else {
 		patternStr = convertRegexpToUtf16(patternStr)
 	}

@@ -1,0 +1,147 @@
+package parser
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Unicode property escapes (\p{...} and \P{...} in a pattern with the u
+// flag) are expanded into character classes of explicit code point ranges
+// before the pattern is compiled, so that both engines (re2 and regexp2)
+// run them with the same, ECMAScript's, names and sets. The sets are those
+// of unicode_properties.txt (see unicode_properties_gen.js).
+
+//go:embed unicode_properties.txt
+var unicodePropertiesText string
+
+// ErrInvalidPropertyName is the error of a property escape whose name no
+// property has.
+var ErrInvalidPropertyName = errors.New("Invalid property name")
+
+type codePointRange struct{ lo, hi rune }
+
+// unicodeProperties maps each spelling of a property to the text of its
+// ranges; the ranges are parsed when a pattern first names the property.
+var unicodeProperties = sync.OnceValue(func() map[string]string {
+	props := make(map[string]string, 2048)
+	for _, line := range strings.Split(unicodePropertiesText, "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		names, ranges, _ := strings.Cut(line, ": ")
+		for _, name := range strings.Fields(names) {
+			props[name] = ranges
+		}
+	}
+	return props
+})
+
+var parsedProperties sync.Map // ranges text -> []codePointRange
+
+func propertyRanges(name string) ([]codePointRange, bool) {
+	text, ok := unicodeProperties()[name]
+	if !ok {
+		return nil, false
+	}
+	if r, ok := parsedProperties.Load(text); ok {
+		return r.([]codePointRange), true
+	}
+	fields := strings.Fields(text)
+	ranges := make([]codePointRange, 0, len(fields))
+	for _, f := range fields {
+		lo, hi, isRange := strings.Cut(f, "-")
+		l, _ := strconv.ParseUint(lo, 16, 32)
+		h := l
+		if isRange {
+			h, _ = strconv.ParseUint(hi, 16, 32)
+		}
+		ranges = append(ranges, codePointRange{rune(l), rune(h)})
+	}
+	parsedProperties.Store(text, ranges)
+	return ranges, true
+}
+
+// complementRanges is every code point not in ranges (sorted, disjoint).
+func complementRanges(ranges []codePointRange) []codePointRange {
+	var out []codePointRange
+	next := rune(0)
+	for _, r := range ranges {
+		if r.lo > next {
+			out = append(out, codePointRange{next, r.lo - 1})
+		}
+		next = r.hi + 1
+	}
+	if next <= 0x10ffff {
+		out = append(out, codePointRange{next, 0x10ffff})
+	}
+	return out
+}
+
+func writeRanges(sb *strings.Builder, ranges []codePointRange) {
+	for _, r := range ranges {
+		fmt.Fprintf(sb, `\u{%X}`, r.lo)
+		if r.hi != r.lo {
+			fmt.Fprintf(sb, `-\u{%X}`, r.hi)
+		}
+	}
+}
+
+// ExpandUnicodePropertyEscapes rewrites each property escape of a pattern
+// with the u flag as the set it names: \p{X} as the class of X's ranges,
+// \P{X} as the class of the ranges not in X (a set, not an inverted class,
+// so that case-insensitive matching folds it as ECMAScript does); inside a
+// class, the ranges alone. A name no property has is
+// ErrInvalidPropertyName.
+func ExpandUnicodePropertyEscapes(pattern string) (string, error) {
+	if !strings.Contains(pattern, `\p{`) && !strings.Contains(pattern, `\P{`) {
+		return pattern, nil
+	}
+	var sb strings.Builder
+	inClass := false
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '\\' && i+1 < len(pattern) && (pattern[i+1] == 'p' || pattern[i+1] == 'P'):
+			negated := pattern[i+1] == 'P'
+			if i+2 >= len(pattern) || pattern[i+2] != '{' {
+				return "", ErrInvalidPropertyName
+			}
+			end := strings.IndexByte(pattern[i+3:], '}')
+			if end < 0 {
+				return "", ErrInvalidPropertyName
+			}
+			ranges, ok := propertyRanges(pattern[i+3 : i+3+end])
+			if !ok {
+				return "", ErrInvalidPropertyName
+			}
+			if negated {
+				ranges = complementRanges(ranges)
+			}
+			if !inClass {
+				sb.WriteByte('[')
+			}
+			writeRanges(&sb, ranges)
+			if !inClass {
+				sb.WriteByte(']')
+			}
+			i += 3 + end
+		case c == '\\' && i+1 < len(pattern):
+			sb.WriteByte(c)
+			sb.WriteByte(pattern[i+1])
+			i++
+		case c == '[' && !inClass:
+			inClass = true
+			sb.WriteByte(c)
+		case c == ']' && inClass:
+			inClass = false
+			sb.WriteByte(c)
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String(), nil
+}
