@@ -264,8 +264,9 @@ func TestGatewayExpiredParkFailsClearly(t *testing.T) {
 }
 
 // A server's own question (the ledger's confirm asks one) reaches a client
-// of 2026-07-28 as an input request with its form intact, and the answer
-// goes back to the server unchanged but for the form's defaults.
+// of 2026-07-28 as an input request with its form intact and its message
+// under a line naming the server, and the answer goes back to the server
+// unchanged but for the form's defaults.
 func TestGatewayPassesAServersQuestionAsAnInputRequest(t *testing.T) {
 	g := startLedgerGateway(t, "http")
 	cs := g.connect(t, "", &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, ElicitationHandler: noElicitation(t)})
@@ -278,7 +279,7 @@ func TestGatewayPassesAServersQuestionAsAnInputRequest(t *testing.T) {
 	for id, ir := range res.InputRequests {
 		q, ok := ir.(*mcp.ElicitParams)
 		schema, _ := json.Marshal(q.RequestedSchema)
-		if !ok || q.Message != testservers.ConfirmMessage || !strings.Contains(string(schema), `"sure"`) || !strings.Contains(string(schema), `"default":"none"`) {
+		if !ok || !strings.Contains(q.Message, testservers.ConfirmMessage) || !strings.Contains(q.Message, `"ledger"`) || !strings.Contains(string(schema), `"sure"`) || !strings.Contains(string(schema), `"default":"none"`) {
 			t.Errorf("the server's question: %+v (schema %s)", ir, schema)
 		}
 		answers[id] = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"sure": true}}
