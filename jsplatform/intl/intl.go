@@ -3,10 +3,13 @@ package intl
 import (
 	_ "embed"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
+	"golang.org/x/text/cases"
 	"golang.org/x/text/currency"
+	"golang.org/x/text/language"
 )
 
 // Config is what the embedder fixes for every realm.
@@ -179,6 +182,28 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 		_ = o.Set("components", shown)
 		return o
 	})
+	set("relativeTimeFormatter", func(call goja.FunctionCall) goja.Value {
+		s := call.Argument(0).ToObject(vm)
+		f := newRelativeFormatter(readString(s, "dataLocale"), readString(s, "style"), readString(s, "numeric"))
+		return r.function("format", func(call goja.FunctionCall) goja.Value {
+			return r.parts(f.format(call.Argument(0).String(), call.Argument(1).String()))
+		})
+	})
+	set("listPatterns", func(call goja.FunctionCall) goja.Value {
+		p := dataFor(call.Argument(0).String()).List[call.Argument(1).String()][call.Argument(2).String()]
+		o := vm.NewObject()
+		_ = o.Set("pair", p.Pair)
+		_ = o.Set("start", p.Start)
+		_ = o.Set("middle", p.Middle)
+		_ = o.Set("end", p.End)
+		return o
+	})
+	set("likelySubtags", func(call goja.FunctionCall) goja.Value {
+		return vm.ToValue(likelySubtags(call.Argument(0).String(), call.Argument(1).ToBoolean()))
+	})
+	set("changeCase", func(call goja.FunctionCall) goja.Value {
+		return vm.ToValue(changeCase(call.Argument(0).String(), call.Argument(1).String(), call.Argument(2).ToBoolean()))
+	})
 	set("supportedValues", func(call goja.FunctionCall) goja.Value {
 		values, ok := supportedValues(call.Argument(0).String())
 		if !ok {
@@ -198,13 +223,18 @@ func (r *Realm) strings(list []string) *goja.Object {
 	return r.vm.NewArray(vs...)
 }
 
-// parts makes formatToParts' array: { type, value } objects of the realm.
+// parts makes formatToParts' array: { type, value } objects of the realm
+// (and unit, for a relative time's number: after a NUL in the value).
 func (r *Realm) parts(ps []part) *goja.Object {
 	vs := make([]any, len(ps))
 	for i, p := range ps {
 		o := r.vm.NewObject()
 		_ = o.Set("type", p.Type)
-		_ = o.Set("value", p.Value)
+		value, unit, hasUnit := strings.Cut(p.Value, "\x00")
+		_ = o.Set("value", value)
+		if hasUnit {
+			_ = o.Set("unit", unit)
+		}
 		vs[i] = o
 	}
 	return r.vm.NewArray(vs...)
@@ -260,6 +290,65 @@ func readDateOptions(o *goja.Object) dateOptions {
 		TimeZoneName:           readString(o, "timeZoneName"),
 		FractionalSecondDigits: readInt(o, "fractionalSecondDigits"),
 	}
+}
+
+// likelySubtags adds the likely script and region to tag's language id
+// (maximize), or removes those the others imply (minimize), by x/text's
+// CLDR likely subtags; the rest of the tag stays.
+func likelySubtags(tag string, maximize bool) string {
+	parts := strings.Split(tag, "-")
+	end := 1
+	for end < len(parts) && len(parts[end]) != 1 {
+		end++
+	}
+	id, rest := strings.Join(parts[:end], "-"), parts[end:]
+	t, err := language.Parse(id)
+	if err != nil {
+		return tag
+	}
+	base, _ := t.Base()
+	script, _ := t.Script()
+	region, _ := t.Region()
+	var variants []string
+	for _, p := range parts[1:end] {
+		if len(p) >= 4 && !(len(p) == 4 && p[0] > '9') {
+			variants = append(variants, p)
+		}
+	}
+	full := []string{base.String(), script.String(), region.String()}
+	out := full
+	if !maximize {
+		out = []string{base.String()}
+		for _, candidate := range [][]string{{base.String()}, {base.String(), region.String()}, {base.String(), script.String()}} {
+			ct, err := language.Parse(strings.Join(candidate, "-"))
+			if err != nil {
+				continue
+			}
+			b, _ := ct.Base()
+			s, _ := ct.Script()
+			r, _ := ct.Region()
+			if b == base && s == script && r == region {
+				out = candidate
+				break
+			}
+		}
+	}
+	out = append(out, variants...)
+	return strings.Join(append(out, rest...), "-")
+}
+
+// changeCase is toLocaleUpperCase (upper) or toLocaleLowerCase in a
+// language with its own casing rules (Turkish, Azeri, Lithuanian), by
+// x/text's cases.
+func changeCase(s, locale string, upper bool) string {
+	tag, err := language.Parse(locale)
+	if err != nil {
+		tag = language.Und
+	}
+	if upper {
+		return cases.Upper(tag).String(s)
+	}
+	return cases.Lower(tag).String(s)
 }
 
 // currencyDigits is how many fraction digits a currency shows: Node's
