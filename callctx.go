@@ -1,5 +1,5 @@
 // Values a caller attaches to the context of one call: who answers its
-// permission questions, who watches its console and its servers' progress,
+// permission questions and its servers' questions, who watches its console and its servers' progress,
 // and the conversation state its script reaches.
 
 package mcpexec
@@ -7,6 +7,7 @@ package mcpexec
 import (
 	"context"
 
+	"github.com/mcpexec/mcpexec/elicit"
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/state"
@@ -18,6 +19,15 @@ import (
 // whose request made the call.
 func WithPrompter(ctx context.Context, p permissions.Prompter) context.Context {
 	return permissions.WithPrompter(ctx, p)
+}
+
+// WithElicitor returns ctx carrying e: the questions servers ask during the
+// calls made under ctx (an Exec run's nested calls, a CallFlat) go to e
+// instead of Options.Elicitor. A server with several clients uses it to
+// pass a server's question on to the client whose request made the call. A
+// run started with StartRun keeps its questions itself instead.
+func WithElicitor(ctx context.Context, e elicit.Elicitor) context.Context {
+	return elicit.WithElicitor(ctx, e)
 }
 
 // consoleKey is the context key of WithConsole.

@@ -85,3 +85,4 @@ require (
 
 // goja with the fixes in third_party/goja/PATCHES.md.
 replace github.com/dop251/goja => ./third_party/goja
+replace github.com/asynkron/protoactor-go => ./third_party/protoactor-go

@@ -205,7 +205,7 @@ func Start(ctx context.Context, opts Options) (_ *System, err error) {
 	if s.elicitor = opts.Elicitor; s.elicitor == nil {
 		s.elicitor = noElicitor
 	}
-	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: prompter, Hints: s.toolHints,
+	if s.gate, err = actors.StartGate(s.system, actors.GateOptions{Store: s.config, Prompter: prompter, Hints: s.ToolHints,
 		Logger: &logger, Telemetry: tel}); err != nil {
 		return nil, err
 	}

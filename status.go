@@ -25,9 +25,12 @@ func (s *System) snapshot() *pool.Snapshot {
 	return s.pool.Snapshot()
 }
 
-// toolHints is what a tool's server says about it, from the pool as it is
-// now.
-func (s *System) toolHints(name string) pool.Annotations {
+// ToolHints is what a tool's server says about it (read-only, destructive,
+// idempotent, open-world), from the pool as it is now; zero for a tool not
+// in the pool. A host that shows a person a question about a call (an
+// approval, a server's question passed on) uses it to say what the tool
+// does.
+func (s *System) ToolHints(name string) pool.Annotations {
 	if snap := s.snapshot(); snap != nil {
 		if t, ok := snap.Lookup(name); ok {
 			return t.Annotations

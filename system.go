@@ -40,10 +40,12 @@ func (s *System) Declarations(opts DeclareOptions) []Declaration {
 // gateway): Exec's description carries the catalog and the servers' usage
 // instructions, all read from one pool snapshot. Equal pools and settings
 // give equal bytes, so a client's cached prompt stays valid until the pool
-// really changes.
+// really changes. Exec stays declared while a server is starting or
+// reconnecting, even when no tool is reachable for the moment: a call then
+// fails with a result that says which server is reconnecting.
 func (s *System) DeclarationsWithCatalog(opts DeclareOptions) []Declaration {
 	snap, agent := s.snapshot(), opts.agent()
-	decls := declare.Assemble(snap, s.config.Current(), agent)
+	decls := declare.AssembleSteady(snap, s.config.Current(), agent)
 	for i, d := range decls {
 		if d.Name != exectool.Name {
 			continue

@@ -45,12 +45,24 @@ func (a Agent) Permits(name string) bool {
 // EDGE-7), the switch is on (SWITCH-1..4), and neither the settings nor the
 // agent exclude or deny Exec (CONV-3, SWITCH-5).
 func ExecDeclared(snap *toolpool.Snapshot, cfg messages.Config, agent Agent) bool {
-	if !cfg.EnableExec || permissions.Excludes(cfg, exectool.Name) || !agent.Permits(exectool.Name) {
+	if !execSwitchedOn(cfg, agent) {
 		return false
 	}
 	reachable := false
 	eachTool(snap, agent, func(toolpool.Tool) { reachable = true })
 	return reachable
+}
+
+// AssembleSteady is Assemble for a client that keeps the tool list it read
+// (an MCP client of a gateway): Exec stays declared while a configured
+// server is starting or reconnecting, even with no tool reachable for the
+// moment, so that a call made meanwhile gets an answer that says so rather
+// than finding no Exec at all.
+func AssembleSteady(snap *toolpool.Snapshot, cfg messages.Config, agent Agent) []Declaration {
+	if !ExecDeclared(snap, cfg, agent) && execSwitchedOn(cfg, agent) && snap.Expecting() {
+		return append(append([]Declaration(nil), agent.Builtin...), execDeclaration())
+	}
+	return Assemble(snap, cfg, agent)
 }
 
 // Assemble returns the declarations for one request: the built-in tools,
@@ -59,18 +71,28 @@ func ExecDeclared(snap *toolpool.Snapshot, cfg messages.Config, agent Agent) boo
 func Assemble(snap *toolpool.Snapshot, cfg messages.Config, agent Agent) []Declaration {
 	out := append([]Declaration(nil), agent.Builtin...)
 	if ExecDeclared(snap, cfg, agent) {
-		return append(out, Declaration{
-			Name:            exectool.Name,
-			Description:     exectool.Description(),
-			InputSchema:     exectool.InputSchema(),
-			ConcurrencySafe: exectool.ConcurrencySafe,
-		})
+		return append(out, execDeclaration())
 	}
 	flat := FlatNamesOf(snap)
 	eachTool(snap, agent, func(t toolpool.Tool) {
 		out = append(out, Declaration{Name: flat.Declared(t.Name), Description: t.Description, InputSchema: inputSchema(t)})
 	})
 	return out
+}
+
+// execSwitchedOn: the switch is on and neither the settings nor the agent
+// exclude or deny Exec.
+func execSwitchedOn(cfg messages.Config, agent Agent) bool {
+	return cfg.EnableExec && !permissions.Excludes(cfg, exectool.Name) && agent.Permits(exectool.Name)
+}
+
+func execDeclaration() Declaration {
+	return Declaration{
+		Name:            exectool.Name,
+		Description:     exectool.Description(),
+		InputSchema:     exectool.InputSchema(),
+		ConcurrencySafe: exectool.ConcurrencySafe,
+	}
 }
 
 // Reachable lists the tools the agent's Exec scripts can call: the same

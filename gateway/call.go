@@ -13,7 +13,7 @@ import (
 
 // handler serves one offered tool: Exec runs a script, any other name is a
 // flat MCP call. Both ask the calling session's person about calls no rule
-// settles.
+// settles, and pass on to them the questions servers ask during the calls.
 func (g *Gateway) handler(name string) mcp.ToolHandler {
 	if name == exectool.Name {
 		return g.exec
@@ -25,6 +25,7 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 			return g.flatParking(ctx, req, name)
 		}
 		ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
+		ctx = mcpexec.WithElicitor(ctx, g.elicitorFor(req))
 		res := g.sys.CallFlat(ctx, name, req.Params.Arguments)
 		return toolResult(res.OK, res.Text, res.Images), nil
 	}
@@ -40,6 +41,7 @@ func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 	defer cancel()
 	ctx = tracedRequest(ctx, req)
 	ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
+	ctx = mcpexec.WithElicitor(ctx, g.elicitorFor(req))
 	c := callerOf(req.Session, req.Extra, req.ClientInfo())
 	if st := g.stateOf(c, true); st != nil {
 		ctx = mcpexec.WithState(ctx, st)

@@ -24,6 +24,9 @@
 // nothing is replayed. A
 // progress token on the Exec call gets one progress notification per nested
 // call, carrying the live summary; cancelling the request aborts the script.
+// A question a pool server asks during a nested call (its own elicitation)
+// is passed on to that same client, its schema intact and its answer
+// returned to the server unchanged.
 //
 // An Exec result's _meta carries the call audit (AuditMetaKey), which
 // clients do not show to the model. With a TracerProvider on the System, a

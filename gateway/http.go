@@ -101,20 +101,22 @@ func unauthorized(w http.ResponseWriter, problem string) {
 // saying so, once it has sent nothing for this long.
 const idleSessionTimeout = 30 * time.Minute
 
-// shutdownGrace bounds the wait for requests to finish once serving stops;
-// requests still open then (a client's idle event stream) are cut.
+// shutdownGrace bounds the wait for connections to close once the requests
+// in flight are answered and the open ones (event streams) are ended.
 const shutdownGrace = 5 * time.Second
 
-// Serve serves Handler(opts) on ln until ctx ends, then closes the Gateway
-// (running scripts abort, their clients get failure results) and shuts the
-// HTTP server down. It returns nil after a shutdown caused by ctx.
+// Serve serves Handler(opts) on ln until ctx ends, then drains: running
+// scripts abort, every request in flight gets its response (see
+// drainTimeout), and the Gateway closes. It returns nil after a shutdown
+// caused by ctx.
 func (g *Gateway) Serve(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
 	// Every request's context ends with serving, so open event streams end
 	// and Shutdown does not wait on them.
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
+	posts := &outstanding{}
 	srv := &http.Server{
-		Handler:           g.Handler(opts),
+		Handler:           countPosts(g.Handler(opts), posts),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return base },
 	}
@@ -125,13 +127,7 @@ func (g *Gateway) Serve(ctx context.Context, ln net.Listener, opts HTTPOptions) 
 	case err = <-served:
 	case <-ctx.Done():
 	}
-	g.Close()
-	cancelBase()
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if serr := srv.Shutdown(shutdownCtx); serr != nil {
-		_ = srv.Close()
-	}
+	g.drainHTTP(srv, posts, cancelBase)
 	if err == nil || errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}

@@ -1,8 +1,6 @@
 package gateway
 
 import (
-	"encoding/json"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mcpexec/mcpexec"
@@ -13,33 +11,23 @@ import (
 // each is one elicitation input request, keyed by the question's id within
 // its run, and the client's elicitation results come back keyed the same.
 // A permission question becomes the approval form (questionSchema); a
-// server's question is passed on as the server asked it (message, mode,
-// schema or URL) and its answer goes back to the server unchanged.
+// server's question is passed on as the server asked it (mode, schema or
+// URL; its message after a line naming the server and the tool, as in a
+// call, forward.go) and its answer goes back to the server unchanged.
 
-// inputRequests are the input requests asking qs.
-func inputRequests(qs []mcpexec.Question) mcp.InputRequestMap {
+// inputRequests are the input requests asking qs; hints says what a tool's
+// server says about it.
+func inputRequests(qs []mcpexec.Question, hints func(tool string) string) mcp.InputRequestMap {
 	out := make(mcp.InputRequestMap, len(qs))
 	for _, q := range qs {
 		switch {
 		case q.Permission != nil:
 			out[q.ID] = &mcp.ElicitParams{Mode: "form", Message: questionMessage(*q.Permission), RequestedSchema: questionSchema}
 		case q.Elicitation != nil:
-			out[q.ID] = serverQuestion(*q.Elicitation)
+			out[q.ID] = forwardedParams(*q.Elicitation, hints)
 		}
 	}
 	return out
-}
-
-// serverQuestion is a server's question as an input request.
-func serverQuestion(r elicit.Request) *mcp.ElicitParams {
-	p := &mcp.ElicitParams{Mode: r.Mode, Message: r.Message, URL: r.URL, ElicitationID: r.ElicitationID}
-	if p.Mode == "" {
-		p.Mode = "form"
-	}
-	if len(r.Schema) > 0 {
-		p.RequestedSchema = json.RawMessage(r.Schema)
-	}
-	return p
 }
 
 // answersTo reads the client's responses to qs. A question with no

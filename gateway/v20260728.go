@@ -53,7 +53,7 @@ func (g *Gateway) execParking(ctx context.Context, req *mcp.CallToolRequest, c c
 	}
 	if res.Pending != nil {
 		return &mcp.CallToolResult{
-			InputRequests: inputRequests(res.Pending.Questions),
+			InputRequests: inputRequests(res.Pending.Questions, g.describeHints),
 			RequestState:  g.requestStates.seal(res.Pending.Run, identity),
 		}, nil
 	}

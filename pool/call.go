@@ -74,6 +74,7 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	if err != nil {
 		live.tap.forget(reply)
 		ce := callError(ctx, name, tool.Server, live.ended, err)
+		ce.msg = m.forModel(ce.msg) // a server's error message is its own words
 		if ce.transportFailed() {
 			srv.suspect()
 		}
@@ -96,5 +97,10 @@ func (m *Manager) unavailable(name string) error {
 func (m *Manager) whyDown(server string) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.status[server].Why()
+	if why := m.status[server].Why(); why != "" {
+		return forModel(m.redactor, why)
+	}
+	// Listed as connected, but its session is gone: the run loop has not
+	// recorded the end yet.
+	return errConnectionEnding.Error()
 }

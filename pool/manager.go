@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -139,6 +140,9 @@ type Manager struct {
 	// callers read them without it.
 	servers map[string]*server
 	names   []string
+	// redactor keeps the configured values out of what a model reads
+	// (redact.go); guarded by mu.
+	redactor *strings.Replacer
 
 	ctx    context.Context // the servers' lifetime
 	cancel context.CancelFunc
@@ -205,6 +209,7 @@ func New(ctx context.Context, servers []ServerConfig, opts Options) (*Manager, e
 		m.status[name] = ServerStatus{Name: name, State: StateConnecting}
 		valid = append(valid, s)
 	}
+	m.redactor = m.newRedactorLocked()
 	m.rebuildLocked() // the servers still starting are known from the start
 	m.pending = len(valid)
 	if m.pending == 0 {
@@ -339,7 +344,9 @@ func (m *Manager) rebuildLocked() {
 	var down []ServerDown
 	for _, name := range m.names {
 		if _, ok := m.live[name]; !ok {
-			down = append(down, ServerDown{Server: name, Why: m.status[name].Why()})
+			st := m.status[name]
+			expected := st.State == StateConnecting || st.State == StateRetrying
+			down = append(down, ServerDown{Server: name, Why: forModel(m.redactor, st.Why()), Expected: expected})
 		}
 	}
 	m.version++

@@ -57,17 +57,25 @@ func (m *Manager) SetServers(servers []ServerConfig) error {
 
 	m.mu.Lock()
 	var stopping []*server
+	why := map[*server]error{}
 	for name, s := range m.servers {
-		if cfg, ok := want[name]; !ok || !sameEntry(s.cfg, cfg) {
-			stopping = append(stopping, s)
+		cfg, ok := want[name]
+		switch {
+		case !ok:
+			why[s] = errRemovedByConfig
+		case !sameEntry(s.cfg, cfg):
+			why[s] = errRestartedByConfig
+		default:
+			continue
 		}
+		stopping = append(stopping, s)
 	}
 	m.mu.Unlock()
 	// A stopping server may still publish until its run returns; only then
 	// are its traces removed, so none comes back.
 	for _, s := range stopping {
 		if s.stop != nil {
-			s.stop()
+			s.stopFor(why[s])
 			<-s.done
 		}
 	}
@@ -97,6 +105,7 @@ func (m *Manager) SetServers(servers []ServerConfig) error {
 		starting = append(starting, s)
 	}
 	m.names = slices.Sorted(maps.Keys(m.servers))
+	m.redactor = m.newRedactorLocked()
 	m.rebuildLocked()
 	m.mu.Unlock()
 

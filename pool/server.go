@@ -35,6 +35,8 @@ type server struct {
 	// stop ends the server's run; done is closed when it has returned.
 	stop context.CancelFunc
 	done chan struct{}
+	// stopping says why stop was called (see endReason).
+	stopping atomic.Pointer[error]
 }
 
 func newServer(m *Manager, cfg ServerConfig) *server {
@@ -197,6 +199,10 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	}()
 	tasks := newLiveTasks()
 	defer func() {
+		// Calls must learn why at once: closing a stdio session waits for
+		// the process to be reaped, and until the run loop records the
+		// exit the server would read as connected with no session.
+		s.m.withdraw(s.cfg.Name, StateRetrying, s.endReason(ctx, err))
 		s.live.Store(nil)
 		// Calls running as tasks cancel them on the server while the
 		// connection still carries the request.

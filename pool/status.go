@@ -64,6 +64,8 @@ func (s ServerStatus) Why() string {
 		// Not the connection error around it: the person needs to know
 		// what to do, not which request found out.
 		return "authorization required"
+	case s.Err != nil && s.State == StateRetrying && s.Connects > 0 && !stoppedOnPurpose(s.Err):
+		return "it is reconnecting: " + s.Err.Error()
 	case s.Err != nil:
 		return s.Err.Error()
 	case s.State == StateConnecting:

@@ -232,13 +232,14 @@ func closeAll(files ...*os.File) {
 }
 
 // tailBuffer keeps the last bytes a server wrote to stderr, to explain a
-// failed start or a crash.
+// failed start or a crash: to the person and the log in full, to a model
+// redacted and bounded (redact.go).
 type tailBuffer struct {
 	mu  sync.Mutex
 	buf []byte
 }
 
-const stderrTail = 2048
+const stderrTail = 64 << 10
 
 func (b *tailBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()

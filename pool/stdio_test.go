@@ -110,7 +110,7 @@ func TestStdioCrashMidCallOthersKeepWorkingPoolDropsAndRegainsTools(t *testing.T
 	}
 	_, err = m.Call(context.Background(), "mcp__proc__pid", raw(`{}`))
 	if !errors.As(err, &ce) || ce.Kind != pool.KindServerDown ||
-		!strings.HasPrefix(err.Error(), `MCP tool "mcp__proc__pid" is not available: its server "proc" is not connected: server process exited: exit status `) {
+		!strings.HasPrefix(err.Error(), `MCP tool "mcp__proc__pid" is not available: its server "proc" is not connected: it is reconnecting: server process exited: exit status `) {
 		t.Fatalf("err = %v, want server down", err)
 	}
 	// The crash was logged with the exit status; failed restarts report the

@@ -15,12 +15,13 @@ func TestIntlFormatsInTheWorkerWithTheHostsDefaults(t *testing.T) {
 		(1234.5).toLocaleString(),
 		new Intl.NumberFormat().resolvedOptions().locale,
 		["b", "a", "C"].sort(new Intl.Collator().compare).join(""),
+		new Date(0).toLocaleString(),
 	];`
 	for _, inProcess := range []bool{false, true} {
 		t.Run("inProcess="+strconv.FormatBool(inProcess), func(t *testing.T) {
 			p := newTestWorkers(t, WorkerOptions{InProcess: inProcess, Warm: 1})
-			wantValue(t, workerRun(p, newFakeHost(), code, Limits{}), `["$1,234.50","1,234.5","en-US","abC"]`)
-			wantValue(t, workerRun(p, newFakeHost(), code, Limits{Locale: "de-DE"}), `["$1,234.50","1.234,5","de-DE","abC"]`)
+			wantValue(t, workerRun(p, newFakeHost(), code, Limits{}), `["$1,234.50","1,234.5","en-US","abC","1/1/1970, 12:00:00 AM"]`)
+			wantValue(t, workerRun(p, newFakeHost(), code, Limits{Locale: "de-DE", TimeZone: "Asia/Tokyo"}), `["$1,234.50","1.234,5","de-DE","abC","1.1.1970, 09:00:00"]`)
 		})
 	}
 }

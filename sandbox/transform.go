@@ -42,16 +42,12 @@ const (
 
 // unsupportedByEngine lists the syntax goja does not run, which esbuild then
 // lowers to what it does: async generators and for await become generator
-// and promise code, and the RegExp literals goja cannot compile become
-// constructor calls, so that they fail when they run (with an error the
-// script can catch) instead of failing the whole script at parse time.
+// and promise code.
 var unsupportedByEngine = map[string]bool{
-	"async-generator":      false,
-	"for-await":            false,
-	"using":                false,
-	"decorators":           false,
-	"regexp-match-indices": false,
-	"regexp-set-notation":  false,
+	"async-generator": false,
+	"for-await":       false,
+	"using":           false,
+	"decorators":      false,
 	// Unsupported, import.meta draws a warning, which is how it is found.
 	"import-meta": false,
 }

@@ -44,6 +44,9 @@ type Snapshot struct {
 type ServerDown struct {
 	Server string
 	Why    string
+	// Expected: the server is starting or reconnecting, not disabled,
+	// misconfigured or waiting for a person's authorization.
+	Expected bool
 }
 
 // Build is the pool constructor: every tool of the given servers, named
@@ -205,4 +208,18 @@ func (s *Snapshot) WithDown(down []ServerDown) *Snapshot {
 	out := *s
 	out.down = slices.Clone(down)
 	return &out
+}
+
+// Expecting reports whether a configured server that is not connected is
+// starting or reconnecting: its tools are expected back.
+func (s *Snapshot) Expecting() bool {
+	if s == nil {
+		return false
+	}
+	for _, d := range s.down {
+		if d.Expected {
+			return true
+		}
+	}
+	return false
 }

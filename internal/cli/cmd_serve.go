@@ -6,8 +6,6 @@ import (
 	"net"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/gateway"
 )
@@ -48,7 +46,7 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 	gw := gateway.New(s.System, gateway.Options{Name: c.prog.name, Version: version(), State: f.limitFlags.stateLimits()})
 	defer gw.Close()
 	if ln == nil {
-		err = gw.Server().Run(ctx, &mcp.StdioTransport{})
+		err = gw.ServeStdio(ctx)
 	} else {
 		token := os.Getenv(tokenEnv)
 		fmt.Fprintf(c.stderr, "%s: serving MCP on http://%s%s\n", c.prog.name, ln.Addr(), tokenNote(token))

@@ -144,6 +144,9 @@ func (s *session) finish(ctx context.Context, err error) error {
 // as one JSON object.
 type quietRetries struct {
 	next io.Writer
+	// full, when set, receives a failure's whole text after its short
+	// line: a server's stderr, every line, is the person's to read.
+	full io.Writer
 
 	mu   sync.Mutex
 	last map[string]string // server -> its last failure
@@ -169,6 +172,13 @@ func (q *quietRetries) Write(p []byte) (int, error) {
 		if same {
 			return len(p), nil
 		}
+		if _, err := q.next.Write(p); err != nil {
+			return 0, err
+		}
+		if q.full != nil && (strings.Contains(e.Error, "\n") || len([]rune(e.Error)) > maxFieldRunes) {
+			_, _ = io.WriteString(q.full, indent(strings.TrimRight(e.Error, "\n"), "    ")+"\n")
+		}
+		return len(p), nil
 	}
 	return q.next.Write(p)
 }

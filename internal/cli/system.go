@@ -158,7 +158,7 @@ func warningLogger(w io.Writer, st style) zerolog.Logger {
 		Out: w, NoColor: !st.color, PartsExclude: []string{zerolog.TimestampFieldName},
 		FormatFieldValue: shortField, FormatErrFieldValue: shortField,
 	}
-	return zerolog.New(&quietRetries{next: out}).Level(zerolog.WarnLevel)
+	return zerolog.New(&quietRetries{next: out, full: w}).Level(zerolog.WarnLevel)
 }
 
 // maxFieldRunes bounds one logged field value.

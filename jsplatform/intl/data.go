@@ -1,16 +1,17 @@
 package intl
 
 import (
-	_ "embed"
+	"embed"
 	"encoding/json"
 	"sync"
 )
 
-// cldr.json is CLDR's data for the supported locales as Node 22's ICU
-// formats with it, written by gen/tables.mjs.
+// cldr holds CLDR's data for each supported locale as Node 22's ICU
+// formats with it, written by gen/tables.mjs, and the IANA zone names ICU
+// knows.
 //
-//go:embed cldr.json
-var cldrJSON []byte
+//go:embed cldr
+var cldr embed.FS
 
 // part is one piece of formatted output, as formatToParts reports it.
 type part struct {
@@ -64,15 +65,25 @@ type localeData struct {
 	Date   dateData
 }
 
-type tables struct {
-	Locales map[string]*localeData
-}
-
-// data parses the tables once per process, the first time a realm formats.
-var data = sync.OnceValue(func() *tables {
-	var t tables
-	if err := json.Unmarshal(cldrJSON, &t); err != nil {
-		panic("intl: cldr.json: " + err.Error())
+// localeTables are the data of the locales, each read the first time a
+// realm formats for it.
+var localeTables = func() map[string]func() *localeData {
+	m := map[string]func() *localeData{}
+	for _, l := range dataLocales {
+		m[l] = sync.OnceValue(func() *localeData {
+			raw, err := cldr.ReadFile("cldr/" + l + ".json")
+			if err != nil {
+				panic("intl: " + err.Error())
+			}
+			var d localeData
+			if err := json.Unmarshal(raw, &d); err != nil {
+				panic("intl: cldr/" + l + ".json: " + err.Error())
+			}
+			return &d
+		})
 	}
-	return &t
-})
+	return m
+}()
+
+// dataLocales are the locales the tables hold.
+var dataLocales = []string{"en-US", "en-GB", "de-DE", "fr-FR", "es-ES", "ja-JP", "zh-CN"}

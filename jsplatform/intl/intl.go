@@ -151,6 +151,34 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 		s := call.Argument(0).ToObject(vm)
 		return r.strings(pluralCategories(s.Get("locale").String(), s.Get("type").String() == "ordinal"))
 	})
+	set("canonicalTimeZone", func(call goja.FunctionCall) goja.Value {
+		z, ok := canonicalTimeZone(call.Argument(0).String())
+		if !ok {
+			return goja.Undefined()
+		}
+		return vm.ToValue(z)
+	})
+	set("hourCycles", func(call goja.FunctionCall) goja.Value {
+		c := dataFor(call.Argument(0).String()).Date.HourCycles
+		o := vm.NewObject()
+		_ = o.Set("default", c.Default)
+		_ = o.Set("h12", c.H12)
+		_ = o.Set("h24", c.H24)
+		return o
+	})
+	set("dateTimeFormatter", func(call goja.FunctionCall) goja.Value {
+		f := newDateFormatter(readDateOptions(call.Argument(0).ToObject(vm)))
+		o := vm.NewObject()
+		_ = o.Set("format", r.function("format", func(call goja.FunctionCall) goja.Value {
+			return r.parts(f.format(call.Argument(0).ToInteger()))
+		}))
+		shown := vm.NewObject()
+		for k, v := range f.components() {
+			_ = shown.Set(k, v)
+		}
+		_ = o.Set("components", shown)
+		return o
+	})
 	set("supportedValues", func(call goja.FunctionCall) goja.Value {
 		values, ok := supportedValues(call.Argument(0).String())
 		if !ok {
@@ -222,10 +250,22 @@ func readNumberOptions(o *goja.Object) numberOptions {
 	}
 }
 
+func readDateOptions(o *goja.Object) dateOptions {
+	return dateOptions{
+		Locale: readString(o, "dataLocale"), TimeZone: readString(o, "timeZone"), HourCycle: readString(o, "hourCycle"),
+		DateStyle: readString(o, "dateStyle"), TimeStyle: readString(o, "timeStyle"),
+		Weekday: readString(o, "weekday"), Era: readString(o, "era"), Year: readString(o, "year"),
+		Month: readString(o, "month"), Day: readString(o, "day"), DayPeriod: readString(o, "dayPeriod"),
+		Hour: readString(o, "hour"), Minute: readString(o, "minute"), Second: readString(o, "second"),
+		TimeZoneName:           readString(o, "timeZoneName"),
+		FractionalSecondDigits: readInt(o, "fractionalSecondDigits"),
+	}
+}
+
 // currencyDigits is how many fraction digits a currency shows: Node's
 // where the tables know the currency, else x/text's ISO 4217 data.
 func currencyDigits(code string) int {
-	if c, ok := data().Locales["en-US"].Number.Currencies[code]; ok {
+	if c, ok := localeTables["en-US"]().Number.Currencies[code]; ok {
 		return c.Digits
 	}
 	if u, err := currency.ParseISO(code); err == nil {
@@ -238,7 +278,7 @@ func currencyDigits(code string) int {
 // sanctionedUnits are the units ECMA-402 names (the tables' simple ones).
 var sanctionedUnits = sync.OnceValue(func() []string {
 	var out []string
-	for u := range data().Locales["en-US"].Number.Units {
+	for u := range localeTables["en-US"]().Number.Units {
 		if !containsPer(u) {
 			out = append(out, u)
 		}
@@ -265,7 +305,7 @@ func supportedValues(key string) ([]string, bool) {
 		return []string{"default"}, true
 	case "currency":
 		var out []string
-		for c := range data().Locales["en-US"].Number.Currencies {
+		for c := range localeTables["en-US"]().Number.Currencies {
 			out = append(out, c)
 		}
 		sort.Strings(out)

@@ -618,6 +618,183 @@
 		defineProperty(PluralRules.prototype, key, { enumerable: false });
 	}
 
+
+	// --- DateTimeFormat ------------------------------------------------------
+
+	const dateTimeFormatSlots = makeSlots();
+	const dateFields = [
+		['weekday', ['narrow', 'short', 'long']], ['era', ['narrow', 'short', 'long']], ['year', ['2-digit', 'numeric']],
+		['month', ['2-digit', 'numeric', 'narrow', 'short', 'long']], ['day', ['2-digit', 'numeric']],
+		['dayPeriod', ['narrow', 'short', 'long']], ['hour', ['2-digit', 'numeric']], ['minute', ['2-digit', 'numeric']],
+		['second', ['2-digit', 'numeric']], ['fractionalSecondDigits'],
+		['timeZoneName', ['short', 'long', 'shortOffset', 'longOffset', 'shortGeneric', 'longGeneric']],
+	];
+	const dateKeyData = (locale, key) => {
+		switch (key) {
+			case 'ca': return ['gregory'];
+			case 'nu': return ['latn'];
+			case 'hc': return [null, 'h11', 'h12', 'h23', 'h24'];
+		}
+		return [null];
+	};
+
+	const defaultTimeZone = (() => {
+		const c = typeof defaultTimeZoneWanted === 'string' && defaultTimeZoneWanted !== '' ? native.canonicalTimeZone(defaultTimeZoneWanted) : undefined;
+		return c === undefined ? 'UTC' : c;
+	})();
+
+	// createDateTimeFormat is ECMA-402's CreateDateTimeFormat; required
+	// and defaults say which fields the caller needs and adds.
+	const createDateTimeFormat = (locales, options, required, defaults) => {
+		const requested = canonicalizeLocaleList(locales);
+		options = coerceOptionsToObject(options);
+		const owner = 'Intl.DateTimeFormat';
+		const opt = ObjectCreate(null);
+		opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
+		const calendar = getOption(options, 'calendar', 'string', undefined, undefined);
+		if (calendar !== undefined && !isTypeSequence(calendar)) throw new RangeError(`Invalid calendar : ${calendar}`);
+		opt.ca = calendar;
+		const numberingSystem = getOption(options, 'numberingSystem', 'string', undefined, undefined);
+		if (numberingSystem !== undefined && !isTypeSequence(numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`);
+		opt.nu = numberingSystem;
+		const hour12 = getOption(options, 'hour12', 'boolean', undefined, undefined);
+		let hourCycle = getOption(options, 'hourCycle', 'string', ['h11', 'h12', 'h23', 'h24'], undefined, owner);
+		if (hour12 !== undefined) hourCycle = null;
+		opt.hc = hourCycle;
+		const r = resolveLocale(requested, opt, ['ca', 'hc', 'nu'], dateKeyData);
+		const s = { locale: r.locale, dataLocale: r.dataLocale, calendar: r.ca, numberingSystem: r.nu };
+		let timeZone = options.timeZone;
+		if (timeZone === undefined) timeZone = defaultTimeZone;
+		else {
+			timeZone = toText(timeZone);
+			const c = native.canonicalTimeZone(timeZone);
+			if (c === undefined) throw new RangeError(`Invalid time zone specified: ${timeZone}`);
+			timeZone = c;
+		}
+		s.timeZone = timeZone;
+		const f = ObjectCreate(null);
+		let hasExplicit = false;
+		for (const [prop, values] of dateFields) {
+			const value = prop === 'fractionalSecondDigits'
+				? getNumberOption(options, prop, 1, 3, undefined)
+				: getOption(options, prop, 'string', values, undefined, owner);
+			f[prop] = value;
+			if (value !== undefined) hasExplicit = true;
+		}
+		getOption(options, 'formatMatcher', 'string', ['basic', 'best fit'], 'best fit', owner);
+		const dateStyle = getOption(options, 'dateStyle', 'string', ['full', 'long', 'medium', 'short'], undefined, owner);
+		const timeStyle = getOption(options, 'timeStyle', 'string', ['full', 'long', 'medium', 'short'], undefined, owner);
+		if (dateStyle !== undefined || timeStyle !== undefined) {
+			if (hasExplicit) throw new TypeError(`Can't set option ${dateFields.find(([p]) => f[p] !== undefined)[0]} when ${dateStyle !== undefined ? 'dateStyle' : 'timeStyle'} is used`);
+			if (required === 'date' && timeStyle !== undefined) throw new TypeError('Invalid option : timeStyle');
+			if (required === 'time' && dateStyle !== undefined) throw new TypeError('Invalid option : dateStyle');
+		} else {
+			let needDefaults = true;
+			if (required === 'date' || required === 'any') {
+				for (const p of ['weekday', 'year', 'month', 'day']) if (f[p] !== undefined) needDefaults = false;
+			}
+			if (required === 'time' || required === 'any') {
+				for (const p of ['dayPeriod', 'hour', 'minute', 'second', 'fractionalSecondDigits']) if (f[p] !== undefined) needDefaults = false;
+			}
+			if (needDefaults && (defaults === 'date' || defaults === 'all')) f.year = f.month = f.day = 'numeric';
+			if (needDefaults && (defaults === 'time' || defaults === 'all')) f.hour = f.minute = f.second = 'numeric';
+		}
+		const cycles = native.hourCycles(r.dataLocale);
+		let hc = r.hc;
+		if (hour12 !== undefined) hc = hour12 ? cycles.h12 : cycles.h24;
+		else if (hc === null || hc === undefined) hc = cycles.default;
+		const made = native.dateTimeFormatter({
+			dataLocale: r.dataLocale, timeZone, hourCycle: hc, dateStyle, timeStyle,
+			weekday: f.weekday, era: f.era, year: f.year, month: f.month, day: f.day, dayPeriod: f.dayPeriod,
+			hour: f.hour, minute: f.minute, second: f.second, fractionalSecondDigits: f.fractionalSecondDigits,
+			timeZoneName: f.timeZoneName,
+		});
+		s.formatter = made.format;
+		const shown = made.components;
+		if (shown.hour !== undefined || timeStyle !== undefined) {
+			s.hourCycle = hc;
+			s.hour12 = hc === 'h11' || hc === 'h12';
+		}
+		if (dateStyle !== undefined || timeStyle !== undefined) {
+			s.dateStyle = dateStyle;
+			s.timeStyle = timeStyle;
+		} else {
+			for (const [prop] of dateFields) {
+				if (prop === 'fractionalSecondDigits' || prop === 'dayPeriod') s[prop] = f[prop];
+				else if (prop === 'era') s.era = f.era;
+				else if (shown[prop] !== undefined) s[prop] = shown[prop];
+			}
+		}
+		return s;
+	};
+
+	const timeClip = (t) => {
+		if (!Number.isFinite(t) || Math.abs(t) > 8.64e15) return NaN;
+		return Math.trunc(t) + 0;
+	};
+	const dateParts = (s, date) => {
+		const x = timeClip(date === undefined ? Date.now() : NumberValue(date));
+		if (Number.isNaN(x)) throw new RangeError('Invalid time value');
+		return s.formatter(x);
+	};
+
+	// dateText joins a date's parts as V8 does for format and the
+	// toLocale methods: with a space for CLDR's narrow no-break space,
+	// which formatToParts keeps.
+	const dateText = (parts) => joinParts(parts).replace(/\u202f/g, ' ');
+
+	const thisDateTimeFormat = (dtf, method) => {
+		const s = dateTimeFormatSlots.get(dtf);
+		if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${method} called on incompatible receiver ${typeof dtf === 'symbol' ? 'Symbol()' : dtf}`);
+		return s;
+	};
+
+	function DateTimeFormat(locales = undefined, options = undefined) {
+		const target = new.target === undefined ? DateTimeFormat : new.target;
+		const proto = isObject(target.prototype) ? target.prototype : DateTimeFormat.prototype;
+		const dtf = ObjectCreate(proto);
+		dateTimeFormatSlots.set(dtf, createDateTimeFormat(locales, options, 'any', 'date'));
+		return dtf;
+	}
+	makeConstructor(DateTimeFormat, 0, 'Intl.DateTimeFormat');
+	methods(DateTimeFormat.prototype, {
+		formatToParts(date) {
+			const s = thisDateTimeFormat(this, 'formatToParts');
+			return dateParts(s, date);
+		},
+		formatRange(startDate, endDate) {
+			const s = thisDateTimeFormat(this, 'formatRange');
+			if (startDate === undefined || endDate === undefined) throw new TypeError('startDate and endDate are required');
+			const a = joinParts(dateParts(s, startDate)), b = joinParts(dateParts(s, endDate));
+			return a === b ? a : a + ' – ' + b;
+		},
+		formatRangeToParts(startDate, endDate) {
+			const s = thisDateTimeFormat(this, 'formatRangeToParts');
+			if (startDate === undefined || endDate === undefined) throw new TypeError('startDate and endDate are required');
+			const a = dateParts(s, startDate), b = dateParts(s, endDate);
+			const tag = (parts, source) => parts.map((p) => ({ type: p.type, value: p.value, source }));
+			if (joinParts(a) === joinParts(b)) return tag(a, 'shared');
+			return [...tag(a, 'startRange'), { type: 'literal', value: ' – ', source: 'shared' }, ...tag(b, 'endRange')];
+		},
+		resolvedOptions() {
+			const s = thisDateTimeFormat(this, 'resolvedOptions');
+			const out = {};
+			for (const key of ['locale', 'calendar', 'numberingSystem', 'timeZone', 'hourCycle', 'hour12', 'weekday', 'era', 'year',
+				'month', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'fractionalSecondDigits', 'timeZoneName', 'dateStyle', 'timeStyle']) {
+				if (s[key] !== undefined) out[key] = s[key];
+			}
+			return out;
+		},
+	});
+	defineProperty(DateTimeFormat.prototype, 'format', {
+		get: Object.getOwnPropertyDescriptor({ get format() {
+			const s = thisDateTimeFormat(this, 'format');
+			if (s.boundFormat === undefined) s.boundFormat = anonymous((date) => dateText(dateParts(s, date)));
+			return s.boundFormat;
+		} }, 'format').get,
+		enumerable: false, configurable: true,
+	});
+
 	// --- Intl ----------------------------------------------------------------
 
 	const Intl = {};
@@ -633,7 +810,7 @@
 			return values;
 		},
 	});
-	for (const [name, C] of [['Collator', Collator], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules]]) {
+	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules]]) {
 		defineProperty(Intl, name, { value: C, writable: true, enumerable: false, configurable: true });
 	}
 
@@ -657,6 +834,11 @@
 	};
 	const numberFormatFor = cached((l, o) => initializeNumberFormat(l, o));
 	const collatorFor = cached((l, o) => initializeCollator(l, o));
+	const dateTimeFormatFor = {
+		any: cached((l, o) => createDateTimeFormat(l, o, 'any', 'all')),
+		date: cached((l, o) => createDateTimeFormat(l, o, 'date', 'date')),
+		time: cached((l, o) => createDateTimeFormat(l, o, 'time', 'time')),
+	};
 
 	const repairPrototypes = () => {
 		const numberValueOf = Number.prototype.valueOf;
@@ -672,6 +854,17 @@
 				const x = bigintValueOf.call(this);
 				return joinParts(numberParts(numberFormatFor(locales, options), x));
 			},
+		});
+		const dateValueOf = Date.prototype.getTime;
+		const localeDate = (kind) => function (locales = undefined, options = undefined) {
+			const x = dateValueOf.call(this);
+			if (Number.isNaN(x)) return 'Invalid Date';
+			return dateText(dateParts(dateTimeFormatFor[kind](locales, options), x));
+		};
+		methods(Date.prototype, {
+			toLocaleString: { toLocaleString(locales = undefined, options = undefined) { return localeDate('any').call(this, locales, options); } }.toLocaleString,
+			toLocaleDateString: { toLocaleDateString(locales = undefined, options = undefined) { return localeDate('date').call(this, locales, options); } }.toLocaleDateString,
+			toLocaleTimeString: { toLocaleTimeString(locales = undefined, options = undefined) { return localeDate('time').call(this, locales, options); } }.toLocaleTimeString,
 		});
 		methods(String.prototype, {
 			localeCompare(that, locales = undefined, options = undefined) {

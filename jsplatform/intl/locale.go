@@ -14,23 +14,22 @@ var availableLocales = []string{
 
 // dataFor names the tables' locale that formats for an available locale.
 func dataFor(locale string) *localeData {
-	t := data()
-	if d, ok := t.Locales[locale]; ok {
-		return d
+	if d, ok := localeTables[locale]; ok {
+		return d()
 	}
 	switch strings.SplitN(locale, "-", 2)[0] {
 	case "de":
-		return t.Locales["de-DE"]
+		return localeTables["de-DE"]()
 	case "fr":
-		return t.Locales["fr-FR"]
+		return localeTables["fr-FR"]()
 	case "es":
-		return t.Locales["es-ES"]
+		return localeTables["es-ES"]()
 	case "ja":
-		return t.Locales["ja-JP"]
+		return localeTables["ja-JP"]()
 	case "zh":
-		return t.Locales["zh-CN"]
+		return localeTables["zh-CN"]()
 	}
-	return t.Locales["en-US"]
+	return localeTables["en-US"]()
 }
 
 // languageAliases replace deprecated language subtags (CLDR's aliases

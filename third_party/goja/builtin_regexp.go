@@ -186,7 +186,7 @@ func compileRegexpFromValueString(patternStr String, flags string) (*regexpPatte
 }
 
 func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
-	var global, ignoreCase, multiline, dotAll, sticky, unicode bool
+	var global, ignoreCase, multiline, dotAll, sticky, unicode, hasIndices, unicodeSets bool
 	var wrapper *regexpWrapper
 	var wrapper2 *regexp2Wrapper
 
@@ -231,6 +231,18 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 					invalidFlags()
 				}
 				unicode = true
+			case 'd':
+				if hasIndices {
+					invalidFlags()
+					return
+				}
+				hasIndices = true
+			case 'v':
+				if unicodeSets {
+					invalidFlags()
+					return
+				}
+				unicodeSets = true
 			default:
 				invalidFlags()
 				return
@@ -238,6 +250,21 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 		}
 	}
 
+	if unicode && unicodeSets {
+		err = fmt.Errorf("Invalid regular expression flags '%s'", flags)
+		return
+	}
+	if unicodeSets {
+		// The engines run a v-flag pattern as a u-flag one once its classes
+		// are sets of code points (parser.ExpandClassSets).
+		expanded, err1 := parser.ExpandClassSets(convertRegexpToUnicode(patternStr))
+		if err1 != nil {
+			err = fmt.Errorf("Invalid regular expression: /%s/%s: %v", patternStr, flags, err1)
+			return
+		}
+		patternStr = expanded
+		unicode = true
+	}
 	if unicode {
 		patternStr = convertRegexpToUnicode(patternStr)
 		expanded, err1 := parser.ExpandUnicodePropertyEscapes(patternStr)
@@ -301,6 +328,8 @@ func compileRegexp(patternStr, flags string) (p *regexpPattern, err error) {
 		dotAll:         dotAll,
 		sticky:         sticky,
 		unicode:        unicode,
+		unicodeSets:    unicodeSets,
+		hasIndices:     hasIndices,
 	}
 	return
 }
@@ -448,6 +477,9 @@ func (r *Runtime) regexpproto_toString(call FunctionCall) Value {
 			sb.WriteString(this.source)
 		}
 		sb.WriteRune('/')
+		if this.pattern.hasIndices {
+			sb.WriteRune('d')
+		}
 		if this.pattern.global {
 			sb.WriteRune('g')
 		}
@@ -460,7 +492,9 @@ func (r *Runtime) regexpproto_toString(call FunctionCall) Value {
 		if this.pattern.dotAll {
 			sb.WriteRune('s')
 		}
-		if this.pattern.unicode {
+		if this.pattern.unicodeSets {
+			sb.WriteRune('v')
+		} else if this.pattern.unicode {
 			sb.WriteRune('u')
 		}
 		if this.pattern.sticky {
@@ -597,7 +631,7 @@ func (r *Runtime) regexpproto_getIgnoreCase(call FunctionCall) Value {
 
 func (r *Runtime) regexpproto_getUnicode(call FunctionCall) Value {
 	if this, ok := r.toObject(call.This).self.(*regexpObject); ok {
-		if this.pattern.unicode {
+		if this.pattern.unicode && !this.pattern.unicodeSets {
 			return valueTrue
 		} else {
 			return valueFalse
@@ -606,6 +640,26 @@ func (r *Runtime) regexpproto_getUnicode(call FunctionCall) Value {
 		return _undefined
 	} else {
 		panic(r.NewTypeError("Method RegExp.prototype.unicode getter called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
+	}
+}
+
+func (r *Runtime) regexpproto_getHasIndices(call FunctionCall) Value {
+	if this, ok := r.toObject(call.This).self.(*regexpObject); ok {
+		return r.toBoolean(this.pattern.hasIndices)
+	} else if call.This == r.global.RegExpPrototype {
+		return _undefined
+	} else {
+		panic(r.NewTypeError("Method RegExp.prototype.hasIndices getter called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
+	}
+}
+
+func (r *Runtime) regexpproto_getUnicodeSets(call FunctionCall) Value {
+	if this, ok := r.toObject(call.This).self.(*regexpObject); ok {
+		return r.toBoolean(this.pattern.unicodeSets)
+	} else if call.This == r.global.RegExpPrototype {
+		return _undefined
+	} else {
+		panic(r.NewTypeError("Method RegExp.prototype.unicodeSets getter called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
 	}
 }
 
@@ -624,10 +678,16 @@ func (r *Runtime) regexpproto_getSticky(call FunctionCall) Value {
 }
 
 func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
-	var global, ignoreCase, multiline, dotAll, sticky, unicode bool
+	var hasIndices, global, ignoreCase, multiline, dotAll, sticky, unicode, unicodeSets bool
 
 	thisObj := r.toObject(call.This)
 	size := 0
+	if v := thisObj.self.getStr("hasIndices", nil); v != nil {
+		hasIndices = v.ToBoolean()
+		if hasIndices {
+			size++
+		}
+	}
 	if v := thisObj.self.getStr("global", nil); v != nil {
 		global = v.ToBoolean()
 		if global {
@@ -664,9 +724,18 @@ func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
 			size++
 		}
 	}
+	if v := thisObj.self.getStr("unicodeSets", nil); v != nil {
+		unicodeSets = v.ToBoolean()
+		if unicodeSets {
+			size++
+		}
+	}
 
 	var sb strings.Builder
 	sb.Grow(size)
+	if hasIndices {
+		sb.WriteByte('d')
+	}
 	if global {
 		sb.WriteByte('g')
 	}
@@ -681,6 +750,9 @@ func (r *Runtime) regexpproto_getFlags(call FunctionCall) Value {
 	}
 	if unicode {
 		sb.WriteByte('u')
+	}
+	if unicodeSets {
+		sb.WriteByte('v')
 	}
 	if sticky {
 		sb.WriteByte('y')
@@ -1379,6 +1451,16 @@ func (r *Runtime) getRegExpPrototype() *Object {
 		o.setOwnStr("sticky", &valueProperty{
 			configurable: true,
 			getterFunc:   r.newNativeFunc(r.regexpproto_getSticky, "get sticky", 0),
+			accessor:     true,
+		}, false)
+		o.setOwnStr("hasIndices", &valueProperty{
+			configurable: true,
+			getterFunc:   r.newNativeFunc(r.regexpproto_getHasIndices, "get hasIndices", 0),
+			accessor:     true,
+		}, false)
+		o.setOwnStr("unicodeSets", &valueProperty{
+			configurable: true,
+			getterFunc:   r.newNativeFunc(r.regexpproto_getUnicodeSets, "get unicodeSets", 0),
 			accessor:     true,
 		}, false)
 		o.setOwnStr("flags", &valueProperty{

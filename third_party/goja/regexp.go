@@ -63,6 +63,9 @@ type regexpPattern struct {
 	src string
 
 	global, ignoreCase, multiline, dotAll, sticky, unicode bool
+	// unicodeSets is the v flag (unicode is then true: the engines match
+	// by code points); hasIndices is the d flag.
+	unicodeSets, hasIndices bool
 
 	regexpWrapper  *regexpWrapper
 	regexp2Wrapper *regexp2Wrapper
@@ -203,6 +206,9 @@ func (p *regexpPattern) clone() *regexpPattern {
 		dotAll:     p.dotAll,
 		sticky:     p.sticky,
 		unicode:    p.unicode,
+
+		unicodeSets: p.unicodeSets,
+		hasIndices:  p.hasIndices,
 	}
 	if p.regexpWrapper != nil {
 		ret.regexpWrapper = p.regexpWrapper.clone()
@@ -608,7 +614,42 @@ func (r *regexpObject) execResultToArray(target String, result regexpResult) Val
 		Enumerable:   FLAG_TRUE,
 	}, false)
 
+	if r.pattern.hasIndices {
+		match.self.defineOwnPropertyStr("indices", PropertyDescriptor{
+			Value:        r.val.runtime.matchIndices(valueArray, result),
+			Writable:     FLAG_TRUE,
+			Configurable: FLAG_TRUE,
+			Enumerable:   FLAG_TRUE,
+		}, false)
+	}
+
 	return match
+}
+
+// matchIndices is the indices array of a match by a regexp with the d
+// flag: [start, end] of the match and of each capture that took part, and
+// their groups by name.
+func (r *Runtime) matchIndices(valueArray []Value, result regexpResult) Value {
+	pairs := make([]Value, len(valueArray))
+	for i, v := range valueArray {
+		if v == _undefined {
+			pairs[i] = _undefined
+			continue
+		}
+		pairs[i] = r.newArrayValues([]Value{intToValue(int64(result.indexes[2*i])), intToValue(int64(result.indexes[2*i+1]))})
+	}
+	indices := r.newArrayValues(pairs)
+	var groupsVal Value = _undefined
+	if groups := r.createRegexpGroupsObj(pairs, result.groups); groups != nil {
+		groupsVal = groups
+	}
+	indices.self.defineOwnPropertyStr("groups", PropertyDescriptor{
+		Value:        groupsVal,
+		Writable:     FLAG_TRUE,
+		Configurable: FLAG_TRUE,
+		Enumerable:   FLAG_TRUE,
+	}, false)
+	return indices
 }
 
 func (r *regexpObject) getLastIndex() int64 {

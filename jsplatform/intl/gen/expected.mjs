@@ -8,6 +8,7 @@ const add = (expr) => cases.push(expr);
 const q = JSON.stringify;
 
 // Numbers.
+
 const numbers = [0, -0, 1, -1, 0.5, 1.005, 12.345, 1234.5, -1234.5678, 1234567.891, 0.000123, 999999, 1e21, 123456789012345680000, NaN, Infinity, -Infinity, 0.1 + 0.2];
 const numberOptions = [
   undefined, {}, { maximumFractionDigits: 0 }, { minimumFractionDigits: 2 }, { maximumFractionDigits: 1, minimumFractionDigits: 1 },
@@ -62,6 +63,49 @@ for (const [a, b] of [["a", "b"], ["a", "A"], ["a", "á"], ["file10", "file2"], 
 }
 add(`JSON.stringify(new Intl.Collator("de", {numeric: true}).resolvedOptions())`);
 add(`JSON.stringify(["b", "a", "C"].sort(Intl.Collator().compare))`);
+
+// Dates, in several zones.
+const instants = ["2024-09-07T05:04:09.123Z", "2024-01-15T23:30:00Z", "1999-12-31T23:59:59Z", "2024-07-04T12:00:00Z"];
+const zonesToTry = ["UTC", "America/New_York", "Europe/Berlin", "Asia/Tokyo", "Asia/Kolkata", "America/Los_Angeles", "Australia/Sydney"];
+const dateOptions = [
+  {}, { dateStyle: "full" }, { dateStyle: "long" }, { dateStyle: "medium" }, { dateStyle: "short" },
+  { timeStyle: "short" }, { timeStyle: "medium" }, { timeStyle: "long" }, { timeStyle: "full" },
+  { dateStyle: "medium", timeStyle: "short" }, { dateStyle: "full", timeStyle: "long" }, { dateStyle: "short", timeStyle: "short", hour12: false },
+  { year: "numeric", month: "long", day: "numeric" }, { month: "short", day: "numeric" },
+  { weekday: "long", year: "numeric", month: "long", day: "numeric" }, { hour: "2-digit", minute: "2-digit" },
+  { hour: "numeric", minute: "2-digit", hour12: true }, { hour12: false }, { year: "numeric", month: "2-digit", day: "2-digit" },
+  { timeZoneName: "short" }, { hour: "numeric", timeZoneName: "short" }, { weekday: "short" }, { month: "long", year: "numeric" },
+  { year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" },
+  { weekday: "short", hour: "numeric", minute: "2-digit" }, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false },
+  { month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", timeZoneName: "short" },
+  { hourCycle: "h23", hour: "numeric", minute: "numeric" }, { timeZoneName: "long", hour: "numeric" },
+  { timeZoneName: "shortOffset", hour: "numeric" }, { fractionalSecondDigits: 3, second: "numeric", minute: "numeric" },
+];
+for (const l of locales) {
+  for (const zone of zonesToTry) {
+    for (const t of instants) {
+      for (const o of dateOptions) {
+        add(`new Intl.DateTimeFormat(${q(l)}, ${q({ ...o, timeZone: zone })}).format(new Date(${q(t)}))`);
+      }
+    }
+    add(`new Date("2024-09-07T05:04:09Z").toLocaleString(${q(l)}, {timeZone: ${q(zone)}})`);
+    add(`new Date("2024-09-07T05:04:09Z").toLocaleDateString(${q(l)}, {timeZone: ${q(zone)}})`);
+    add(`new Date("2024-09-07T05:04:09Z").toLocaleTimeString(${q(l)}, {timeZone: ${q(zone)}})`);
+  }
+  add(`JSON.stringify(new Intl.DateTimeFormat(${q(l)}, {timeZone: "UTC", dateStyle: "full", timeStyle: "full"}).formatToParts(new Date("2024-09-07T15:04:09Z")))`);
+  add(`JSON.stringify(new Intl.DateTimeFormat(${q(l)}, {timeZone: "UTC"}).resolvedOptions())`);
+  add(`JSON.stringify(new Intl.DateTimeFormat(${q(l)}, {timeZone: "UTC", hour: "numeric", minute: "numeric"}).resolvedOptions())`);
+  add(`new Date("2024-09-07T05:04:09Z").toLocaleString(${q(l)})`);
+  add(`new Date(NaN).toLocaleString(${q(l)})`);
+}
+add(`new Date("2024-09-07T05:04:09Z").toLocaleString()`);
+add(`new Date("2024-09-07T05:04:09Z").toLocaleDateString()`);
+add(`new Date("2024-09-07T05:04:09Z").toLocaleTimeString()`);
+add(`new Date("2024-09-07T05:04:09Z").toLocaleDateString("en-US", {weekday: "long", year: "numeric", month: "long", day: "numeric"})`);
+add(`new Intl.DateTimeFormat("en-US", {timeZone: "asia/kolkata"}).resolvedOptions().timeZone`);
+add(`new Intl.DateTimeFormat("en-US", {timeZone: "Etc/GMT"}).resolvedOptions().timeZone`);
+add(`new Intl.DateTimeFormat("en-US", {timeZone: "Mars/Base"}).format(0)`);
+add(`new Intl.DateTimeFormat("en-US", {timeZone: "UTC"}).format(8.64e15 + 1)`);
 
 const out = [];
 for (const expr of cases) {
