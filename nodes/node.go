@@ -87,7 +87,10 @@ func StartNode(opts NodeOptions) (_ *Node, err error) {
 	}
 	self := net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.MembershipPort))
 	provider := automanaged.NewWithConfig(refresh, opts.MembershipPort, self)
-	system := actorlog.NewSystem(logger)
+	// The provider polls the node's own membership endpoint, which starts
+	// listening only after its first poll: that poll's failure is the
+	// normal start, not news.
+	system := actorlog.NewSystemDemoting(logger, routineStartErrors...)
 	c := cluster.New(system, cluster.Configure(ClusterName, provider, disthash.New(), rcfg,
 		cluster.WithKinds(cluster.NewKind(SandboxKind, props))))
 	if err := startSafely(c.StartMember); err != nil {
@@ -96,6 +99,10 @@ func StartNode(opts NodeOptions) (_ *Node, err error) {
 	}
 	return &Node{system: system, cluster: c, provider: provider, workers: workers}, nil
 }
+
+// routineStartErrors are what protoactor's membership provider logs, as
+// errors, when its first poll of the node's own endpoint comes too early.
+var routineStartErrors = []string{"Failure reaching nodes", "Bad connection to the node health status"}
 
 // Address is where the node's remote listens.
 func (n *Node) Address() string { return n.system.Address() }
