@@ -89,7 +89,7 @@ func StartNode(opts NodeOptions) (_ *Node, err error) {
 	provider := automanaged.NewWithConfig(refresh, opts.MembershipPort, self)
 	// The provider polls the node's own membership endpoint, which starts
 	// listening only after its first poll: that poll's failure is the
-	// normal start, not news.
+	// normal start, not news; so is the endpoint's closing at a stop.
 	system := actorlog.NewSystemDemoting(logger, routineStartErrors...)
 	c := cluster.New(system, cluster.Configure(ClusterName, provider, disthash.New(), rcfg,
 		cluster.WithKinds(cluster.NewKind(SandboxKind, props))))
@@ -101,8 +101,9 @@ func StartNode(opts NodeOptions) (_ *Node, err error) {
 }
 
 // routineStartErrors are what protoactor's membership provider logs, as
-// errors, when its first poll of the node's own endpoint comes too early.
-var routineStartErrors = []string{"Failure reaching nodes", "Bad connection to the node health status"}
+// errors, when its first poll of the node's own endpoint comes too early,
+// and when the node stops.
+var routineStartErrors = []string{"Failure reaching nodes", "Bad connection to the node health status", "Automanaged server stopping..!"}
 
 // Address is where the node's remote listens.
 func (n *Node) Address() string { return n.system.Address() }

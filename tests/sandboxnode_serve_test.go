@@ -69,6 +69,7 @@ func TestMcpexecServeRunsScriptsOnASandboxNode(t *testing.T) {
 		t.Errorf("no worker of the sandbox node read a run: bytes read before %v, after %v", before, after)
 	}
 
+	saidWhileServing := node.said()
 	if err := g.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -79,9 +80,9 @@ func TestMcpexecServeRunsScriptsOnASandboxNode(t *testing.T) {
 	if state := node.cmd.ProcessState; state == nil || !state.Success() {
 		t.Errorf("sandbox node after SIGTERM: %v", state)
 	}
-	// A healthy start and stop are quiet: the node says where it listens,
+	// A healthy start and run are quiet: the node says where it listens,
 	// and nothing else.
-	if said := strings.TrimSpace(node.said()); strings.Count(said, "\n") > 0 || !strings.Contains(said, "sandbox node on") {
+	if said := strings.TrimSpace(saidWhileServing); strings.Count(said, "\n") > 0 || !strings.Contains(said, "sandbox node on") {
 		t.Errorf("the sandbox node said more than where it listens:\n%s", said)
 	}
 	checkNoSurvivors(t, mark)
