@@ -38,7 +38,12 @@
 // # Membership
 //
 // DaemonOptions.Nodes is a static list of the nodes' membership endpoints,
-// polled by protoactor's automanaged provider: nothing else to run, for
-// tests and small setups. DaemonOptions.Provider takes any other protoactor
-// cluster provider (etcd, Consul, Kubernetes) instead.
+// polled by StaticMembership: nothing else to run, for tests and small
+// setups. It works as protoactor's automanaged provider does, but a node's
+// endpoint listens on the host of its --listen address, not on every
+// interface, and speaks HTTPS under the same mutual TLS as the runs, so a
+// peer without a certificate of the cluster's authority can neither read
+// nor join membership. DaemonOptions.Provider takes any other protoactor
+// cluster provider (etcd, Consul, Kubernetes) instead; such a provider's
+// own endpoints are as private as that provider makes them.
 package nodes

@@ -10,7 +10,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
-	"github.com/asynkron/protoactor-go/cluster/clusterproviders/automanaged"
 	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
 	"github.com/asynkron/protoactor-go/remote"
 	"github.com/rs/zerolog"
@@ -25,8 +24,8 @@ type NodeOptions struct {
 	// daemon reaches it there.
 	Listen string
 	// MembershipPort is the port of the node's membership endpoint
-	// (protoactor's automanaged provider, on every interface), which the
-	// daemon polls to learn that the node is up.
+	// (StaticMembership: HTTPS with the same mutual TLS, on Listen's host),
+	// which the daemon polls to learn that the node is up.
 	MembershipPort int
 	// TLS is the node's side of the mutual TLS (see TLSFiles); required.
 	TLS *tls.Config
@@ -48,7 +47,7 @@ const DefaultRefreshInterval = time.Second
 type Node struct {
 	system   *actor.ActorSystem
 	cluster  *cluster.Cluster
-	provider *automanaged.AutoManagedProvider
+	provider *StaticMembership
 	workers  *sandbox.Workers
 }
 
@@ -85,12 +84,16 @@ func StartNode(opts NodeOptions) (_ *Node, err error) {
 	if refresh <= 0 {
 		refresh = DefaultRefreshInterval
 	}
-	self := net.JoinHostPort("127.0.0.1", strconv.Itoa(opts.MembershipPort))
-	provider := automanaged.NewWithConfig(refresh, opts.MembershipPort, self)
-	// The provider polls the node's own membership endpoint, which starts
-	// listening only after its first poll: that poll's failure is the
-	// normal start, not news; so is the endpoint's closing at a stop.
-	system := actorlog.NewSystemDemoting(logger, routineStartErrors...)
+	// Membership listens where the remote does: a node told to listen on
+	// loopback, or on one interface, is reachable nowhere else.
+	host, _, err := net.SplitHostPort(opts.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("nodes: listen address %q: %w", opts.Listen, err)
+	}
+	bind := net.JoinHostPort(host, strconv.Itoa(opts.MembershipPort))
+	self := net.JoinHostPort(loopbackOf(host), strconv.Itoa(opts.MembershipPort))
+	provider := &StaticMembership{Bind: bind, Peers: []string{self}, TLS: opts.TLS, Refresh: refresh}
+	system := actorlog.NewSystem(logger)
 	c := cluster.New(system, cluster.Configure(ClusterName, provider, disthash.New(), rcfg,
 		cluster.WithKinds(cluster.NewKind(SandboxKind, props))))
 	if err := startSafely(c.StartMember); err != nil {
@@ -99,11 +102,6 @@ func StartNode(opts NodeOptions) (_ *Node, err error) {
 	}
 	return &Node{system: system, cluster: c, provider: provider, workers: workers}, nil
 }
-
-// routineStartErrors are what protoactor's membership provider logs, as
-// errors, when its first poll of the node's own endpoint comes too early,
-// and when the node stops.
-var routineStartErrors = []string{"Failure reaching nodes", "Bad connection to the node health status", "Automanaged server stopping..!"}
 
 // Address is where the node's remote listens.
 func (n *Node) Address() string { return n.system.Address() }
@@ -125,4 +123,13 @@ func startSafely(start func()) (err error) {
 	}()
 	start()
 	return nil
+}
+
+// loopbackOf is how the node reaches its own endpoint bound on host: the
+// host itself, or loopback when it is bound on every interface.
+func loopbackOf(host string) string {
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		return "127.0.0.1"
+	}
+	return host
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
-	"github.com/asynkron/protoactor-go/cluster/clusterproviders/automanaged"
 	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
 	"github.com/asynkron/protoactor-go/eventstream"
 	"github.com/asynkron/protoactor-go/remote"
@@ -26,8 +25,8 @@ type DaemonOptions struct {
 	// nodes send their runs' nested calls and outcomes there.
 	Listen string
 	// Nodes are the nodes' membership endpoints, host:port (their
-	// MembershipPort): a static list, polled by protoactor's automanaged
-	// provider. Provider, when set, replaces it.
+	// MembershipPort): a static list, polled over the same mutual TLS
+	// (StaticMembership). Provider, when set, replaces it.
 	Nodes []string
 	// Provider is another protoactor membership provider (etcd, Consul,
 	// Kubernetes), started as a cluster client.
@@ -104,7 +103,7 @@ func Join(system *actor.ActorSystem, opts DaemonOptions) (*Placement, error) {
 		if len(opts.Nodes) == 0 {
 			return nil, errors.New("nodes: no sandbox node is configured")
 		}
-		provider = automanaged.NewWithConfig(refresh, 0, opts.Nodes...)
+		provider = &StaticMembership{Peers: opts.Nodes, TLS: opts.TLS, Refresh: refresh}
 	}
 	p := &Placement{
 		system: system, provider: provider, timeout: opts.SpawnTimeout, onPlace: opts.OnPlace, logger: logger,
@@ -131,13 +130,7 @@ func (p *Placement) Address() string { return p.system.Address() }
 // Close leaves the cluster. Runs in flight on the nodes end as lost.
 func (p *Placement) Close() {
 	p.system.EventStream.Unsubscribe(p.sub)
-	if static, ok := p.provider.(*automanaged.AutoManagedProvider); ok {
-		// A client never started the provider's own endpoint, which its
-		// Shutdown closes: deregistering just stops the polling.
-		_ = static.DeregisterMember()
-	} else {
-		_ = p.provider.Shutdown(false)
-	}
+	_ = p.provider.Shutdown(false)
 	p.cluster.Remote.Shutdown(false)
 }
 

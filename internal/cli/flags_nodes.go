@@ -84,7 +84,7 @@ func parseSandboxNodeFlags(p *program, args []string, errOut io.Writer) (sandbox
 	var f sandboxNodeFlags
 	fs := newFlagSet(p, "sandbox-node", sandboxNodeSynopsis, errOut)
 	fs.StringVar(&f.listen, "listen", "", "where the node takes runs from its daemon, `HOST:PORT` (required)")
-	fs.IntVar(&f.membershipPort, "membership-port", 0, "`PORT` of the node's membership endpoint, on every interface, which the daemon's --node names (required)")
+	fs.IntVar(&f.membershipPort, "membership-port", 0, "`PORT` of the node's membership endpoint (HTTPS, the same mutual TLS, on the host of --listen), which the daemon's --node names (required)")
 	fs.IntVar(&f.warm, "workers", 0, "idle worker processes kept ready (default: one per CPU)")
 	fs.IntVar(&f.maxWorkers, "max-workers", 0, "cap on worker processes alive at once; runs beyond it wait (default: four per CPU, at least eight)")
 	fs.IntVar(&f.memoryMB, "memory-mb", sandbox.DefaultMemoryLimit>>20, "memory cap of a worker process, in MiB")

@@ -61,9 +61,21 @@ type numberData struct {
 }
 
 type localeData struct {
-	Number numberData
-	Date   dateData
+	Number   numberData
+	Date     dateData
+	Relative map[string]map[string]relativeUnit // style, unit
+	List     map[string]map[string]listPatterns // type, style
 }
+
+// relativeUnit are a unit's relative-time patterns by plural category,
+// and the names numeric "auto" uses ("yesterday") by offset.
+type relativeUnit struct {
+	Future, Past map[string][]patternPart
+	Named        map[string]string
+}
+
+// listPatterns are the literals a list puts between its elements.
+type listPatterns struct{ Pair, Start, Middle, End string }
 
 // localeTables are the data of the locales, each read the first time a
 // realm formats for it.

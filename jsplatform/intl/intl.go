@@ -3,6 +3,7 @@ package intl
 import (
 	_ "embed"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
@@ -179,6 +180,22 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 		_ = o.Set("components", shown)
 		return o
 	})
+	set("relativeTimeFormatter", func(call goja.FunctionCall) goja.Value {
+		s := call.Argument(0).ToObject(vm)
+		f := newRelativeFormatter(readString(s, "dataLocale"), readString(s, "style"), readString(s, "numeric"))
+		return r.function("format", func(call goja.FunctionCall) goja.Value {
+			return r.parts(f.format(call.Argument(0).String(), call.Argument(1).String()))
+		})
+	})
+	set("listPatterns", func(call goja.FunctionCall) goja.Value {
+		p := dataFor(call.Argument(0).String()).List[call.Argument(1).String()][call.Argument(2).String()]
+		o := vm.NewObject()
+		_ = o.Set("pair", p.Pair)
+		_ = o.Set("start", p.Start)
+		_ = o.Set("middle", p.Middle)
+		_ = o.Set("end", p.End)
+		return o
+	})
 	set("supportedValues", func(call goja.FunctionCall) goja.Value {
 		values, ok := supportedValues(call.Argument(0).String())
 		if !ok {
@@ -198,13 +215,18 @@ func (r *Realm) strings(list []string) *goja.Object {
 	return r.vm.NewArray(vs...)
 }
 
-// parts makes formatToParts' array: { type, value } objects of the realm.
+// parts makes formatToParts' array: { type, value } objects of the realm
+// (and unit, for a relative time's number: after a NUL in the value).
 func (r *Realm) parts(ps []part) *goja.Object {
 	vs := make([]any, len(ps))
 	for i, p := range ps {
 		o := r.vm.NewObject()
 		_ = o.Set("type", p.Type)
-		_ = o.Set("value", p.Value)
+		value, unit, hasUnit := strings.Cut(p.Value, "\x00")
+		_ = o.Set("value", value)
+		if hasUnit {
+			_ = o.Set("unit", unit)
+		}
 		vs[i] = o
 	}
 	return r.vm.NewArray(vs...)

@@ -795,6 +795,124 @@
 		enumerable: false, configurable: true,
 	});
 
+
+	// --- RelativeTimeFormat ----------------------------------------------------
+
+	const relativeSlots = makeSlots();
+	const relativeUnits = ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second'];
+	const thisRelative = (o, method) => {
+		const s = relativeSlots.get(o);
+		if (s === undefined) throw new TypeError(`Method Intl.RelativeTimeFormat.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		return s;
+	};
+	const relativeParts = (s, value, unit) => {
+		value = NumberValue(value);
+		unit = toText(unit);
+		if (!Number.isFinite(value)) throw new RangeError('Invalid time value');
+		let singular = unit;
+		if (!relativeUnits.includes(singular) && singular.endsWith('s') && relativeUnits.includes(singular.slice(0, -1))) singular = singular.slice(0, -1);
+		if (!relativeUnits.includes(singular)) throw new RangeError(`Invalid unit argument for format() '${unit}'`);
+		return s.formatter(numberText(value), singular);
+	};
+	class RelativeTimeFormat {
+		constructor(locales = undefined, options = undefined) {
+			const requested = canonicalizeLocaleList(locales);
+			options = coerceOptionsToObject(options);
+			const owner = 'Intl.RelativeTimeFormat';
+			const opt = ObjectCreate(null);
+			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
+			const numberingSystem = getOption(options, 'numberingSystem', 'string', undefined, undefined);
+			if (numberingSystem !== undefined && !isTypeSequence(numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`);
+			opt.nu = numberingSystem;
+			const r = resolveLocale(requested, opt, ['nu'], numberKeyData);
+			const s = { locale: r.locale, dataLocale: r.dataLocale, numberingSystem: r.nu };
+			s.style = getOption(options, 'style', 'string', ['long', 'short', 'narrow'], 'long', owner);
+			s.numeric = getOption(options, 'numeric', 'string', ['always', 'auto'], 'always', owner);
+			s.formatter = native.relativeTimeFormatter(s);
+			relativeSlots.set(this, s);
+		}
+		format(value, unit) {
+			return joinParts(relativeParts(thisRelative(this, 'format'), value, unit));
+		}
+		formatToParts(value, unit) {
+			return relativeParts(thisRelative(this, 'formatToParts'), value, unit);
+		}
+		resolvedOptions() {
+			const s = thisRelative(this, 'resolvedOptions');
+			return { locale: s.locale, style: s.style, numeric: s.numeric, numberingSystem: s.numberingSystem };
+		}
+	}
+	makeConstructor(RelativeTimeFormat, 0, 'Intl.RelativeTimeFormat');
+	for (const key of ['format', 'formatToParts', 'resolvedOptions']) defineProperty(RelativeTimeFormat.prototype, key, { enumerable: false });
+
+	// --- ListFormat --------------------------------------------------------------
+
+	const listSlots = makeSlots();
+	const thisList = (o, method) => {
+		const s = listSlots.get(o);
+		if (s === undefined) throw new TypeError(`Method Intl.ListFormat.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		return s;
+	};
+	const stringList = (iterable) => {
+		const list = [];
+		if (iterable === undefined) return list;
+		for (const item of iterable) {
+			if (typeof item !== 'string') throw new TypeError(`Iterable yielded ${typeof item === 'symbol' ? 'Symbol()' : item} which is not a string`);
+			list.push(item);
+		}
+		return list;
+	};
+	// Spanish writes "e" for "y" before an i sound, "u" for "o" before an o.
+	const spanishLiteral = (literal, next) => {
+		if (literal === ' y ' && /^(i|hi$|hi[^ae])/i.test(next)) return ' e ';
+		if (literal === ' o ' && /^((o|ho|8)|11$)/i.test(next)) return ' u ';
+		return literal;
+	};
+	const listParts = (s, list) => {
+		const p = s.patterns;
+		const out = [];
+		const n = list.length;
+		for (let i = 0; i < n; i++) {
+			if (i > 0) {
+				let literal = n === 2 ? p.pair : i === 1 ? p.start : i === n - 1 ? p.end : p.middle;
+				if (s.spanish) literal = spanishLiteral(literal, list[i]);
+				out.push({ type: 'literal', value: literal });
+			}
+			out.push({ type: 'element', value: list[i] });
+		}
+		return out;
+	};
+	class ListFormat {
+		constructor(locales = undefined, options = undefined) {
+			const requested = canonicalizeLocaleList(locales);
+			options = getOptionsObject(options);
+			const owner = 'Intl.ListFormat';
+			const opt = ObjectCreate(null);
+			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
+			const r = resolveLocale(requested, opt, [], () => [null]);
+			const s = { locale: r.locale };
+			s.type = getOption(options, 'type', 'string', ['conjunction', 'disjunction', 'unit'], 'conjunction', owner);
+			s.style = getOption(options, 'style', 'string', ['long', 'short', 'narrow'], 'long', owner);
+			s.patterns = native.listPatterns(r.dataLocale, s.type, s.style);
+			s.spanish = r.dataLocale.startsWith('es');
+			listSlots.set(this, s);
+		}
+		format(list) {
+			const s = thisList(this, 'format');
+			return joinParts(listParts(s, stringList(list)));
+		}
+		formatToParts(list) {
+			const s = thisList(this, 'formatToParts');
+			return listParts(s, stringList(list));
+		}
+		resolvedOptions() {
+			const s = thisList(this, 'resolvedOptions');
+			return { locale: s.locale, type: s.type, style: s.style };
+		}
+	}
+	makeConstructor(ListFormat, 0, 'Intl.ListFormat');
+	for (const key of ['format', 'formatToParts', 'resolvedOptions']) defineProperty(ListFormat.prototype, key, { enumerable: false });
+
 	// --- Intl ----------------------------------------------------------------
 
 	const Intl = {};
@@ -810,7 +928,7 @@
 			return values;
 		},
 	});
-	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules]]) {
+	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['ListFormat', ListFormat], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules], ['RelativeTimeFormat', RelativeTimeFormat]]) {
 		defineProperty(Intl, name, { value: C, writable: true, enumerable: false, configurable: true });
 	}
 

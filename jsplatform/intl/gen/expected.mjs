@@ -107,6 +107,37 @@ add(`new Intl.DateTimeFormat("en-US", {timeZone: "Etc/GMT"}).resolvedOptions().t
 add(`new Intl.DateTimeFormat("en-US", {timeZone: "Mars/Base"}).format(0)`);
 add(`new Intl.DateTimeFormat("en-US", {timeZone: "UTC"}).format(8.64e15 + 1)`);
 
+// Plurals, relative times, lists.
+for (const l of locales) {
+  for (const n of [0, 1, 2, 3, 5, 11, 21, 22, 101, 1.5, 0.5, 1000000]) {
+    add(`new Intl.PluralRules(${q(l)}).select(${n})`);
+    add(`new Intl.PluralRules(${q(l)}, {type: "ordinal"}).select(${n})`);
+  }
+  add(`new Intl.PluralRules(${q(l)}, {minimumFractionDigits: 1}).select(1)`);
+  for (const style of ["long", "short", "narrow"]) {
+    for (const numeric of ["always", "auto"]) {
+      for (const unit of ["year", "quarter", "month", "week", "day", "hours", "minute", "second"]) {
+        for (const v of [-2, -1, 0, 1, 2, 3, -5, 1.5, 1000]) {
+          add(`new Intl.RelativeTimeFormat(${q(l)}, {style: ${q(style)}, numeric: ${q(numeric)}}).format(${v}, ${q(unit)})`);
+        }
+      }
+    }
+  }
+  add(`JSON.stringify(new Intl.RelativeTimeFormat(${q(l)}).formatToParts(-1234.5, "day"))`);
+  add(`JSON.stringify(new Intl.RelativeTimeFormat(${q(l)}, {numeric: "auto"}).formatToParts(-1, "day"))`);
+  for (const type of ["conjunction", "disjunction", "unit"]) {
+    for (const style of ["long", "short", "narrow"]) {
+      for (const list of [[], ["a"], ["a", "b"], ["a", "b", "c"], ["a", "b", "c", "d"], ["Ana", "Isabel"], ["uno", "ocho"]]) {
+        add(`new Intl.ListFormat(${q(l)}, {type: ${q(type)}, style: ${q(style)}}).format(${q(list)})`);
+      }
+    }
+  }
+  add(`JSON.stringify(new Intl.ListFormat(${q(l)}).formatToParts(["x", "y", "z"]))`);
+}
+add(`JSON.stringify(new Intl.RelativeTimeFormat("en").resolvedOptions())`);
+add(`JSON.stringify(new Intl.ListFormat("en").resolvedOptions())`);
+add(`JSON.stringify(new Intl.PluralRules("fr").resolvedOptions().pluralCategories)`);
+
 const out = [];
 for (const expr of cases) {
   let want;

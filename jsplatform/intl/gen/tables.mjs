@@ -298,6 +298,62 @@ function dateData(locale) {
   return d;
 }
 
+// --- Relative times and lists -------------------------------------------------
+
+const relativeUnits = ["year", "quarter", "month", "week", "day", "hour", "minute", "second"];
+const numberPartTypes = new Set(["integer", "group", "decimal", "fraction", "minusSign", "plusSign"]);
+
+// relativePattern writes a relative time's parts with its number as one
+// ["number"].
+function relativePattern(parts) {
+  const out = [];
+  for (const p of parts) {
+    if (numberPartTypes.has(p.type)) {
+      if (!out.length || out[out.length - 1][0] !== "number") out.push(["number"]);
+    } else out.push(["literal", p.value]);
+  }
+  return out;
+}
+
+function relativeData(locale) {
+  const samples = categorySamples(locale);
+  const d = {};
+  for (const style of ["long", "short", "narrow"]) {
+    d[style] = {};
+    const always = new Intl.RelativeTimeFormat(locale, { style, numeric: "always" });
+    const auto = new Intl.RelativeTimeFormat(locale, { style, numeric: "auto" });
+    for (const unit of relativeUnits) {
+      const e = { future: {}, past: {}, named: {} };
+      for (const [cat, n] of Object.entries(samples)) {
+        e.future[cat] = relativePattern(always.formatToParts(n, unit));
+        e.past[cat] = relativePattern(always.formatToParts(-n, unit));
+      }
+      for (const v of [-2, -1, 0, 1, 2]) {
+        const parts = auto.formatToParts(v, unit);
+        if (!parts.some((p) => p.type === "integer")) e.named[String(v)] = parts.map((p) => p.value).join("");
+      }
+      d[style][unit] = e;
+    }
+  }
+  return d;
+}
+
+function listData(locale) {
+  const d = {};
+  for (const type of ["conjunction", "disjunction", "unit"]) {
+    d[type] = {};
+    for (const style of ["long", "short", "narrow"]) {
+      const lf = new Intl.ListFormat(locale, { type, style });
+      const lit = (list) => lf.formatToParts(list).filter((p) => p.type === "literal").map((p) => p.value);
+      const [pair] = lit(["A", "B"]);
+      const [start, end] = lit(["A", "B", "C"]);
+      const middle = lit(["A", "B", "C", "D"])[1];
+      d[type][style] = { pair, start, middle, end };
+    }
+  }
+  return d;
+}
+
 const zones = ["UTC", "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Phoenix",
   "America/Anchorage", "Pacific/Honolulu", "America/Toronto", "America/Vancouver", "America/Mexico_City", "America/Sao_Paulo",
   "America/Argentina/Buenos_Aires", "America/Bogota", "America/Lima", "America/Santiago", "Europe/London", "Europe/Dublin",
@@ -312,5 +368,5 @@ const zones = ["UTC", "America/New_York", "America/Chicago", "America/Denver", "
 import { writeFileSync, mkdirSync } from "node:fs";
 const dir = process.argv[2] || "../cldr";
 mkdirSync(dir, { recursive: true });
-for (const l of locales) writeFileSync(`${dir}/${l}.json`, JSON.stringify({ number: numberData(l), date: dateData(l) }) + "\n");
+for (const l of locales) writeFileSync(`${dir}/${l}.json`, JSON.stringify({ number: numberData(l), date: dateData(l), relative: relativeData(l), list: listData(l) }) + "\n");
 writeFileSync(`${dir}/timezones.json`, JSON.stringify(Intl.supportedValuesOf("timeZone")) + "\n");
