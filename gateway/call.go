@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/exectool"
-	"github.com/mcpexec/mcpexec/sandbox"
 )
 
 // handler serves one offered tool: Exec runs a script, any other name is a
@@ -72,7 +71,7 @@ func execResult(res mcpexec.ExecResult) *mcp.CallToolResult {
 
 // toolResult is a result as the model receives it: the text, then the
 // images; a failure is flagged isError.
-func toolResult(ok bool, text string, images []sandbox.Image) *mcp.CallToolResult {
+func toolResult(ok bool, text string, images []mcpexec.Image) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: !ok}
 	for _, img := range images {
 		res.Content = append(res.Content, &mcp.ImageContent{Data: img.Data, MIMEType: img.MIMEType})
