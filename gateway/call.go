@@ -26,6 +26,9 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 		ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
 		ctx = mcpexec.WithElicitor(ctx, g.elicitorFor(req))
 		res := g.sys.CallFlat(ctx, name, req.Params.Arguments)
+		if res.Reply != nil {
+			return passedOn(res.Reply), nil
+		}
 		return toolResult(res.OK, res.Text, res.Images), nil
 	}
 }
