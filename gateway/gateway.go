@@ -90,6 +90,7 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 		SupportedProtocolVersions: supportedVersions,
 	})
 	g.server.AddResourceTemplate(resultTemplate, g.readResult)
+	g.server.AddReceivingMiddleware(g.withInstructions)
 	g.refresh()
 	go g.refreshLoop()
 	return g
