@@ -37,6 +37,10 @@ var chosenDependencies = map[string]bool{
 	// back Intl in the sandbox.
 	"golang.org/x/text": true,
 
+	// golang.org/x/sys asks a terminal its size (TIOCGWINSZ) for the
+	// command-line tool's live line.
+	"golang.org/x/sys": true,
+
 	"go.opentelemetry.io/otel":                         true,
 	"go.opentelemetry.io/otel/trace":                   true,
 	"go.opentelemetry.io/otel/metric":                  true,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/permissions"
@@ -48,6 +49,37 @@ func ExampleSystem_StartRun() {
 	fmt.Println(res.OK, res.Text)
 	// Output:
 	// asked: mcp__b__text
+	// true first
+	// second
+}
+
+// ExampleSystem_StartDetached shows a daemon whose client stops waiting on
+// a slow script: the run goes on, and is waited on again by its id.
+func ExampleSystem_StartDetached() {
+	ctx := context.Background()
+	allow := permissions.PrompterFunc(func(context.Context, permissions.Question) (permissions.Answer, error) {
+		return permissions.Answer{Kind: permissions.AllowOnce}, nil
+	})
+	sys, err := mcpexec.Start(ctx, mcpexec.Options{Servers: []pool.ServerConfig{{Name: "b", Dial: inMemory(notesServer())}}, Prompter: allow})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer sys.Close()
+	_ = sys.WaitReady(ctx)
+
+	code := []byte(`{"code": "await new Promise(r => setTimeout(r, 200)); return await tools.mcp__b__text({})"}`)
+	res := sys.StartDetached(ctx, mcpexec.DeclareOptions{}, code, mcpexec.DetachOptions{Wait: time.Millisecond}, nil)
+	fmt.Println("still running:", res.Running != "")
+	// Later, from another request: wait for it again (or CancelRun it).
+	res, err = sys.WaitRun(ctx, res.Running, 0, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.OK, res.Text)
+	// Output:
+	// still running: true
 	// true first
 	// second
 }

@@ -45,6 +45,10 @@ type attachRun struct {
 	answers map[string]Answer
 }
 
+// detachRun: a waiter stops waiting without ending the run; it gets the
+// run's report as it stands.
+type detachRun struct{ waiter *runWaiter }
+
 // cancelRun cancels the run (Cancel, or a caller that gave up waiting).
 type cancelRun struct{}
 

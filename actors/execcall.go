@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/mcpexec/mcpexec/declare"
 	"github.com/mcpexec/mcpexec/exectool"
@@ -32,6 +33,11 @@ type ExecCall struct {
 	// (ExecResult.Pending) while the run waits for answers, which Resume
 	// gives.
 	Park *ParkOptions
+	// YieldAfter, with Park, bounds how long the call waits for the run:
+	// a run still going then goes on, and the result names it
+	// (ExecResult.Running). Zero: the call waits for the run's end or its
+	// questions.
+	YieldAfter time.Duration
 }
 
 // ResumeCall answers a parked run's questions and waits for it again.
@@ -41,6 +47,8 @@ type ResumeCall struct {
 	// OnLog and OnProgress watch the run while this call waits on it.
 	OnLog      func(text string)
 	OnProgress func(summary string)
+	// YieldAfter bounds the wait, as ExecCall.YieldAfter does.
+	YieldAfter time.Duration
 }
 
 // Pending is a run that waits for a person's answers: its id, and every
@@ -72,6 +80,10 @@ type ExecResult struct {
 	// answers (a call made with parking): OK is then false and Text empty,
 	// and Summary says what the run did so far.
 	Pending *Pending
+	// Running names a run that is still going when the call stopped
+	// waiting for it (ExecCall.YieldAfter): OK is then false and Text
+	// empty, and Summary says what the run did so far.
+	Running RunID
 }
 
 // Results of an Exec call refused before it runs, written for the model.
@@ -113,7 +125,7 @@ func (f *Funnel) Exec(ctx context.Context, call ExecCall) (res ExecResult) {
 	req.Script.Host = nestedCalls{funnel: f, view: v, caller: ctx}
 	onProgress := live.progressFunc()
 	if call.Park != nil {
-		report := f.Execs.Start(ctx, req, *call.Park, Watch{OnProgress: onProgress, OnLog: call.OnLog})
+		report := f.Execs.Start(ctx, req, *call.Park, Watch{OnProgress: onProgress, OnLog: call.OnLog, YieldAfter: call.YieldAfter})
 		res, outcome = execResultOf(report), outcomeOf(report)
 		return res
 	}
@@ -131,7 +143,8 @@ func (f *Funnel) Resume(ctx context.Context, call ResumeCall) (res ExecResult, e
 	ctx, span := f.Telemetry.StartExec(ctx)
 	outcome := outcomeRefused
 	defer func() { span.End(outcome, len(res.Calls)) }()
-	report, err := f.Execs.Resume(ctx, call.Run, call.Answers, Watch{OnProgress: summarized(call.OnProgress), OnLog: call.OnLog})
+	live, ctx := watchedSummary(ctx, call.OnProgress)
+	report, err := f.Execs.Resume(ctx, call.Run, call.Answers, Watch{OnProgress: live.progressFunc(), OnLog: call.OnLog, YieldAfter: call.YieldAfter})
 	if err != nil {
 		return ExecResult{}, err
 	}
@@ -139,17 +152,12 @@ func (f *Funnel) Resume(ctx context.Context, call ResumeCall) (res ExecResult, e
 	return res, nil
 }
 
-// summarized hands onProgress the live summary of the calls made so far.
-func summarized(onProgress func(string)) func([]string) {
-	if onProgress == nil {
-		return nil
-	}
-	return func(calls []string) { onProgress(exectool.Summary(calls, false)) }
-}
-
 // execResultOf is the Exec result of a run's report.
 func execResultOf(r RunReport) ExecResult {
-	if !r.State.Ended() {
+	switch {
+	case r.State == RunWorking:
+		return ExecResult{Summary: exectool.Summary(r.Calls, false), Calls: r.Calls, Running: r.ID}
+	case !r.State.Ended():
 		return ExecResult{Summary: exectool.Summary(r.Calls, false), Calls: r.Calls,
 			Pending: &Pending{Run: r.ID, Questions: r.Questions}}
 	}
@@ -160,7 +168,10 @@ func execResultOf(r RunReport) ExecResult {
 
 // outcomeOf is the telemetry outcome of an Exec call that got report r.
 func outcomeOf(r RunReport) string {
-	if !r.State.Ended() {
+	switch {
+	case r.State == RunWorking:
+		return outcomeYielded
+	case !r.State.Ended():
 		return telemetry.OutcomeInputRequired
 	}
 	return r.Result.Outcome()
@@ -169,6 +180,10 @@ func outcomeOf(r RunReport) string {
 // outcomeRefused is an Exec call that did not run: bad arguments, Exec
 // denied or off, no MCP manager, no view of the pool.
 const outcomeRefused = "refused"
+
+// outcomeYielded is an Exec call that stopped waiting for a run still
+// going.
+const outcomeYielded = "yielded"
 
 // admitExec checks what must hold before a script runs, and returns the
 // script: well-formed arguments (EDGE-8), Exec not denied by a rule, an MCP

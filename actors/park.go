@@ -87,6 +87,13 @@ func (p *parkedRun) receive(a *execActor, c actor.Context, m any) bool {
 		p.attach(m.waiter)
 		p.deliver(m.answers)
 		p.activity(a, c)
+	case *detachRun:
+		if i := slices.Index(p.waiters, m.waiter); i >= 0 {
+			p.waiters = slices.Delete(p.waiters, i, i+1)
+			m.waiter.reply <- p.report(a, nil)
+			p.watchLog()
+			p.activity(a, c)
+		}
 	case *cancelRun:
 		if !a.answered {
 			p.cancelled = true
@@ -176,6 +183,12 @@ func (p *parkedRun) deliver(answers map[string]Answer) {
 // question, an answer, a nested call starting or ending. The settle window
 // starts again from it.
 func (p *parkedRun) activity(a *execActor, c actor.Context) {
+	if len(p.waiters) == 0 && len(p.open) > 0 && p.state == RunWorking {
+		// Nobody waits on a run that now waits for answers (its callers
+		// stopped waiting): it parks, its park timeout running.
+		p.park(a, c)
+		return
+	}
 	if len(p.waiters) == 0 || len(p.open) == 0 {
 		p.stopSettle()
 		return

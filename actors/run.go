@@ -93,6 +93,11 @@ type RunReport struct {
 
 // ParkOptions configure a run that parks.
 type ParkOptions struct {
+	// AskCaller makes the run ask its questions as a plain run does,
+	// through the Prompter and Elicitor of the context it was started
+	// under, instead of parking on them: a run that outlives its call for
+	// another reason (its caller stopped waiting, Watch.YieldAfter).
+	AskCaller bool
 	// Timeout bounds how long a parked run waits for an answer with no
 	// caller attached; then it is cancelled, the calls waiting for the
 	// answer never run, and the run fails as expired. Zero: DefaultParkTimeout.
@@ -117,6 +122,10 @@ const DefaultParkTimeout = 15 * time.Minute
 type Watch struct {
 	OnProgress func(calls []string)
 	OnLog      func(text string)
+	// YieldAfter, when positive, bounds the wait: a run still going after
+	// that long is left to go on, and the caller gets its report as it
+	// stands (RunWorking); it can wait again with Resume.
+	YieldAfter time.Duration
 }
 
 // The settle window: a run reports its questions once no new question,
@@ -165,7 +174,9 @@ func (e *Execs) Start(ctx context.Context, req ExecRequest, park ParkOptions, wa
 	// trace, the caller's watchers) but not its end.
 	runCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	desk := &runDesk{system: e.system, exec: entry.pid}
-	runCtx = elicit.WithElicitor(permissions.WithPrompter(runCtx, desk), desk)
+	if !park.AskCaller {
+		runCtx = elicit.WithElicitor(permissions.WithPrompter(runCtx, desk), desk)
+	}
 	first := newRunWaiter(watch)
 	p := &parkedRun{id: id, entry: entry, opts: park, cancel: cancel, state: RunWorking, waiters: []*runWaiter{first}}
 	p.watchLog()
@@ -267,14 +278,28 @@ func newRunWaiter(watch Watch) *runWaiter {
 }
 
 // wait waits for the waiter's report. ctx ending first cancels the run,
-// whose end is then the report.
+// whose end is then the report. With YieldAfter, the waiter detaches once
+// that time is up and gets the run's report as it stands then.
 func (w *runWaiter) wait(ctx context.Context, e *Execs, entry *runEntry) RunReport {
 	stop := context.AfterFunc(ctx, func() { e.system.Root.Send(entry.pid, &cancelRun{}) })
 	defer stop()
-	select {
-	case r := <-w.reply:
-		return r
-	case <-entry.done:
-		return *entry.final()
+	var yield <-chan time.Time
+	if w.watch.YieldAfter > 0 {
+		timer := time.NewTimer(w.watch.YieldAfter)
+		defer timer.Stop()
+		yield = timer.C
+	}
+	for {
+		select {
+		case r := <-w.reply:
+			return r
+		case <-entry.done:
+			return *entry.final()
+		case <-yield:
+			// The actor answers on reply: with the report as it stands,
+			// or with the run's end if that came first.
+			yield = nil
+			e.system.Root.Send(entry.pid, &detachRun{waiter: w})
+		}
 	}
 }

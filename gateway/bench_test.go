@@ -52,3 +52,32 @@ func BenchmarkExecThroughGateway(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExecRoundTripThroughGateway runs the same Exec with its nested
+// call under an ask rule, for a 2026-07-28 client whose SDK answers the
+// question (allow once) and retries: the run parks, the call returns
+// input_required, and the retry resumes it. The difference from
+// BenchmarkExecThroughGateway is the cost of parking and resuming.
+func BenchmarkExecRoundTripThroughGateway(b *testing.B) {
+	f := start(b, `{"permissions": {"ask": ["mcp__b__text"]}}`, mcpexec.Options{})
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := f.gw.Server().Connect(ctx, st, nil); err != nil {
+		b.Fatal(err)
+	}
+	once := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{answerField: answerOnce}}, nil
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: once}).Connect(ctx, ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "Exec", Arguments: map[string]string{"code": benchScript}})
+		if err != nil || res.IsError {
+			b.Fatal(err, res)
+		}
+	}
+}

@@ -54,8 +54,21 @@ func (g *Gateway) exec(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Call
 		defer p.close()
 		onProgress = p.update
 	}
+	if g.yield > 0 {
+		hr, err := exectool.ParseHandle(req.Params.Arguments)
+		switch {
+		case err != nil:
+			return toolResult(false, err.Error(), nil), nil
+		case hr.Wait != "" || hr.Cancel != "":
+			return g.execHandle(ctx, c, hr, onProgress), nil
+		}
+	}
 	if asksByRoundTrip(req) {
 		return g.execParking(ctx, req, c, onProgress)
+	}
+	if g.yield > 0 {
+		res := g.sys.StartDetached(ctx, mcpexec.DeclareOptions{}, req.Params.Arguments, mcpexec.DetachOptions{Wait: g.yield}, onProgress)
+		return g.execOutcome(c, "", res, false), nil
 	}
 	return execResult(g.sys.Exec(ctx, req.Params.Arguments, onProgress)), nil
 }

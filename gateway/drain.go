@@ -155,7 +155,7 @@ func (g *Gateway) serveStreams(ctx context.Context, in io.ReadCloser, out io.Wri
 		Reader: readCloser{Reader: &lineWatcher{r: in, onLine: pending.sawRequest}, Closer: in},
 		Writer: nopCloser{&lineWatcher{w: out, onLine: pending.sawResponse}},
 	}
-	err := g.server.Run(run, transport)
+	err := g.runWithTasks(run, transport)
 	if ctx.Err() != nil {
 		return nil
 	}

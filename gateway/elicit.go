@@ -13,6 +13,8 @@ import (
 // of a script that session started.
 type sessionPrompter struct {
 	session *mcp.ServerSession
+	// meta, if set, goes with the question (the task it is about).
+	meta mcp.Meta
 }
 
 // canElicit reports whether the client declared elicitation (in form mode,
@@ -32,6 +34,7 @@ func (p sessionPrompter) Ask(ctx context.Context, q permissions.Question) (permi
 		return permissions.Answer{}, &permissions.CannotAskError{Guidance: cannotAskGuidance(q.Tool)}
 	}
 	res, err := p.session.Elicit(ctx, &mcp.ElicitParams{
+		Meta:            p.meta,
 		Mode:            "form",
 		Message:         questionMessage(q),
 		RequestedSchema: questionSchema,

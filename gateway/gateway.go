@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,6 +27,11 @@ type Options struct {
 	// results kept by reference. Zero fields take the state package's
 	// defaults.
 	State state.Limits
+	// YieldAfter, when positive, is how long an Exec call waits for its
+	// script: one still running then returns "Still running" with a
+	// handle that Exec's wait and cancel arguments take (yield.go). Zero:
+	// every call waits for its script's end.
+	YieldAfter time.Duration
 }
 
 // refreshInterval is how often the gateway reads the tools it offers from
@@ -54,6 +60,14 @@ type Gateway struct {
 	// requestStates issues and verifies the requestStates of parked runs
 	// (requeststate.go).
 	requestStates *requestStates
+	// yield is Options.YieldAfter; handles are the runs still answerable
+	// by wait and cancel (yield.go).
+	yield   time.Duration
+	handles runHandles
+	// wire is the stdio connection, which carries tasks; tasks are
+	// the Exec runs started as tasks (tasks.go).
+	wire  atomic.Pointer[taskWireTransport]
+	tasks execTasks
 }
 
 // supportedVersions are the protocol versions the gateway speaks. Up to
@@ -82,7 +96,7 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 		opts.Version = "devel"
 	}
 	g := &Gateway{sys: sys, logger: logger, offered: map[string]mcpexec.Declaration{}, loopDone: make(chan struct{}),
-		states: sessionStates{limits: opts.State}, requestStates: newRequestStates()}
+		states: sessionStates{limits: opts.State}, requestStates: newRequestStates(), yield: opts.YieldAfter}
 	g.lifetime, g.stop = context.WithCancel(context.Background())
 	g.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
 		Logger:                    slog.New(slogzero.New(logger)),
@@ -90,6 +104,7 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 		SupportedProtocolVersions: supportedVersions,
 	})
 	g.server.AddResourceTemplate(resultTemplate, g.readResult)
+	g.registerTasks()
 	g.server.AddReceivingMiddleware(g.withInstructions)
 	g.refresh()
 	go g.refreshLoop()
@@ -110,6 +125,8 @@ func (g *Gateway) Close() {
 		_ = ss.Close()
 	}
 	g.states.close()
+	g.handles.close()
+	g.tasks.close()
 }
 
 func (g *Gateway) refreshLoop() {
@@ -133,7 +150,7 @@ func (g *Gateway) refreshLoop() {
 //
 // It returns how many tools it handed over.
 func (g *Gateway) refresh() (changed int) {
-	decls := g.sys.DeclarationsWithCatalog(mcpexec.DeclareOptions{})
+	decls := g.withHandles(g.sys.DeclarationsWithCatalog(mcpexec.DeclareOptions{}))
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	want := make(map[string]mcpexec.Declaration, len(decls))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpexec/mcpexec/exectool"
 	"github.com/mcpexec/mcpexec/permissions"
 )
 
@@ -77,3 +78,21 @@ const (
 	declinedReason  = "the user declined the question"
 	cancelledReason = "the user dismissed the question"
 )
+
+// textStillRunning is the result of an Exec call whose script goes on
+// after the call stopped waiting: its handle and what it did so far.
+func textStillRunning(handle, summary string) string {
+	return fmt.Sprintf("Still running: the script has not finished yet. Its handle is %s: call Exec with {\"wait\": %q} to wait for its result, or {\"cancel\": %q} to stop it.\nSo far: %s",
+		handle, handle, handle, exectool.OneLine(summary))
+}
+
+// textUnknownHandle refuses a wait or cancel that names no run of the
+// session.
+func textUnknownHandle(handle string) string {
+	return fmt.Sprintf("No script of this session is running under the handle %q: it is unknown, was started by another client, or its result was already returned.", handle)
+}
+
+// textCancelledRun is the result of a cancel.
+func textCancelledRun(calls []string) string {
+	return "The script was cancelled. Tool calls it had already made stay in effect.\nSo far: " + exectool.OneLine(exectool.Summary(calls, false))
+}

@@ -46,7 +46,7 @@ var jsonParseSource string
 // localeMethods are the built-ins' methods ECMA-402 makes take locales
 // and options; Intl replaces goja's, which ignore them, for code that
 // mentions one (Prepare).
-var localeMethods = []string{"toLocaleString", "toLocaleDateString", "toLocaleTimeString", "localeCompare"}
+var localeMethods = []string{"toLocaleString", "toLocaleDateString", "toLocaleTimeString", "localeCompare", "toLocaleUpperCase", "toLocaleLowerCase"}
 
 func repairLocaleMethods(p *Platform) error {
 	r, err := p.buildIntl()

@@ -336,12 +336,14 @@ func callOverTheLimit(t *testing.T, m *pool.Manager) {
 // arriving, however long the ping waits, and the call gets all of it.
 func TestAPingBehindASlowLargeReplyKeepsTheConnection(t *testing.T) {
 	command, args, env := testservers.TrickleCommand()
-	slow := pool.ServerConfig{Name: "slow", Command: command, Args: args, Env: env, ConnectTimeout: 3 * time.Second}
+	const pingWait = 4 * time.Second
+	slow := pool.ServerConfig{Name: "slow", Command: command, Args: args, Env: env, ConnectTimeout: pingWait}
 	m := start(t, []pool.ServerConfig{slow}, pool.Options{PingInterval: 100 * time.Millisecond})
 	waitFor(t, m, "slow", has("mcp__slow__big"))
 	connects := m.Status()[0].Connects
-	// Long enough to arrive over several of the ping's waits.
-	size := 3 * 2 * testservers.TrickleRate
+	// Long enough to arrive over more than two of the ping's waits, small
+	// enough to be decoded well within one.
+	size := int(5 * pingWait / 2 / time.Second * time.Duration(testservers.TrickleRate))
 	callBig(t, m, "slow", size)
 	if got := m.Status()[0].Connects; got != connects {
 		t.Errorf("the server was reconnected during the reply: %d connections, then %d", connects, got)

@@ -16,7 +16,6 @@ import (
 // for out of habit, so the model learns why instead of guessing.
 var helpfulMessages = map[string]string{
 	"ReferenceError: require is not defined": msgRequire,
-	"ReferenceError: Intl is not defined":    msgIntl,
 }
 
 // errorText renders an Error as "Name: message" from its own data, without

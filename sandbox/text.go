@@ -42,7 +42,6 @@ const (
 	msgExportStatement = "export statements are not available: the script is the body of a function, not a module. Return the value instead."
 	msgImportMeta      = "import.meta is not available: the script is the body of a function, not a module."
 	msgRequire         = "require is not available: the sandbox cannot load modules. Reach MCP tools through the tools global."
-	msgIntl            = "Intl is not available in the sandbox. Format numbers with toFixed and dates with toISOString."
 	msgTimerCallback   = "The first argument of setTimeout and setInterval must be a function."
 	msgMixedBigInt     = "Cannot mix BigInt and other types, use explicit conversions"
 	msgTooManyTimers   = "Too many timers are scheduled at once: clear timers you no longer need, or await each delay in turn."

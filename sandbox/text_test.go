@@ -16,7 +16,7 @@ func TestModelVisibleTextCarriesNoNumbers(t *testing.T) {
 		msgImportStatement, msgCodeGeneration, msgNoOutput, msgEmptyCode, msgCrashed, msgHostCallCrashed,
 		msgUnknownTool("mcp__a__b"), msgSearchNotTopLevel(), searchCallForm,
 		msgWorkerOutOfMemory, msgWorkerStackOverflow, msgWorkerCrashed, msgWorkerUnavailable, msgResultTooLarge,
-		msgExportStatement, msgImportMeta, msgRequire, msgIntl, msgTimerCallback, msgTooManyTimers, msgEngineSyntax,
+		msgExportStatement, msgImportMeta, msgRequire, msgTimerCallback, msgTooManyTimers, msgEngineSyntax,
 		msgScriptTooLong, jsplatform.ConversionText,
 	}
 	for _, s := range fixed {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -250,12 +249,4 @@ func TestPerformanceNowFollowsTheRunsClock(t *testing.T) {
 		const a = performance.now(); await new Promise((r) => setTimeout(r, 5)); const b = performance.now();
 		return [typeof a, b > a, a >= 0];`)
 	wantValue(t, res, `["number",true,true]`)
-}
-
-func TestIntlSaysItIsNotAvailable(t *testing.T) {
-	res := run(newFakeHost(), `return new Intl.NumberFormat("en-US").format(1234.5);`)
-	wantFailure(t, res, msgIntl)
-	if strings.Contains(res.Text, "is not defined") {
-		t.Errorf("engine message shown: %s", res.Text)
-	}
 }

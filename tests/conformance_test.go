@@ -54,10 +54,13 @@ var conformanceScenarios = []string{
 	"sse-retry",
 	"elicitation-sep1034-client-defaults",
 	// The 2026-07-28 client: parameters marked x-mcp-header sent as
-	// Mcp-Param-* headers, and input schemas kept as served (the flat
+	// Mcp-Param-* headers, tools whose marks are invalid left out of the
+	// pool (the script reaches only the valid one), and input schemas kept
+	// as served (the flat
 	// declaration's schema, echoed back, still holds $schema, $defs, $anchor,
 	// allOf/anyOf and if/then/else).
 	"http-custom-headers",
+	"http-invalid-tool-headers",
 	"json-schema-2020-12-preservation",
 }
 

@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"os"
@@ -37,7 +38,8 @@ return r.join("\n");`
 // HTTP or stdio, and its settings file.
 type ledgerGateway struct {
 	settings string
-	connect  func(t *testing.T, opts *mcp.ClientOptions) *mcp.ClientSession
+	// connect connects a client at version ("": the SDK's latest).
+	connect func(t *testing.T, version string, opts *mcp.ClientOptions) *mcp.ClientSession
 }
 
 // startLedgerGateway starts serve over the ledger with ledgerSettings and
@@ -58,10 +60,10 @@ func startLedgerGateway(t *testing.T, transport string, flags ...string) *ledger
 				t.Errorf("serve did not stop cleanly: %v (stderr: %s)", err, h.stderr)
 			}
 		})
-		g.connect = func(t *testing.T, opts *mcp.ClientOptions) *mcp.ClientSession {
+		g.connect = func(t *testing.T, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 			t.Helper()
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, opts).Connect(context.Background(),
-				&mcp.StreamableClientTransport{Endpoint: h.url}, nil)
+				&mcp.StreamableClientTransport{Endpoint: h.url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatalf("connect: %v (stderr: %s)", err, h.stderr)
 			}
@@ -69,12 +71,12 @@ func startLedgerGateway(t *testing.T, transport string, flags ...string) *ledger
 			return cs
 		}
 	case "stdio":
-		g.connect = func(t *testing.T, opts *mcp.ClientOptions) *mcp.ClientSession {
+		g.connect = func(t *testing.T, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
 			t.Helper()
 			cmd := exec.Command(mcpexecBin, args...)
 			cmd.Env = append(os.Environ(), mark)
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, opts).Connect(context.Background(),
-				&mcp.CommandTransport{Command: cmd}, nil)
+				&mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatalf("connect: %v", err)
 			}
@@ -140,7 +142,7 @@ func TestGatewayServes20260728InputRequiredRoundTrip(t *testing.T) {
 	for _, transport := range []string{"http", "stdio"} {
 		t.Run(transport, func(t *testing.T) {
 			g := startLedgerGateway(t, transport)
-			cs := g.connect(t, &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, ElicitationHandler: noElicitation(t)})
+			cs := g.connect(t, "", &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, ElicitationHandler: noElicitation(t)})
 			if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
 				t.Fatalf("negotiated %q, want 2026-07-28", v)
 			}
@@ -205,16 +207,21 @@ func TestGatewayServes20260728InputRequiredRoundTrip(t *testing.T) {
 
 // With its SDK's multi round-trip middleware on, a client of 2026-07-28
 // never sees input_required: its elicitation handler answers the three
-// questions and the call returns the run's end, over HTTP and stdio.
+// questions and the call returns the run's end, over HTTP and stdio. A
+// client of 2025-11-25 over HTTP gets the same questions within the call,
+// in its session.
 func TestGatewayServes20260728TransparentlyToTheSDKMiddleware(t *testing.T) {
-	for _, transport := range []string{"http", "stdio"} {
-		t.Run(transport, func(t *testing.T) {
-			g := startLedgerGateway(t, transport)
+	for _, v := range []struct{ transport, version string }{{"http", ""}, {"stdio", ""}, {"http", "2025-11-25"}} {
+		t.Run(v.transport+"/"+cmp.Or(v.version, "latest"), func(t *testing.T) {
+			g := startLedgerGateway(t, v.transport)
 			var asked atomic.Int32
-			cs := g.connect(t, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			cs := g.connect(t, v.version, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 				asked.Add(1)
 				return answer("allow once"), nil
 			}})
+			if want := cmp.Or(v.version, "2026-07-28"); cs.InitializeResult().ProtocolVersion != want {
+				t.Fatalf("negotiated %q, want %s", cs.InitializeResult().ProtocolVersion, want)
+			}
 			res, err := callExec(t, cs, threeWrites, nil, "")
 			if err != nil || res.IsError || res.NeedsInput() {
 				t.Fatalf("Exec: %v %+v", err, res)
@@ -237,7 +244,7 @@ func TestGatewayServes20260728TransparentlyToTheSDKMiddleware(t *testing.T) {
 // write it waited on never runs.
 func TestGatewayExpiredParkFailsClearly(t *testing.T) {
 	g := startLedgerGateway(t, "http", "--park-timeout", "50ms")
-	cs := g.connect(t, &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, ElicitationHandler: noElicitation(t)})
+	cs := g.connect(t, "", &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, ElicitationHandler: noElicitation(t)})
 	res, err := callExec(t, cs, `return await tools.mcp__ledger__write({key: "late"})`, nil, "")
 	if err != nil || !res.NeedsInput() || len(res.InputRequests) != 1 {
 		t.Fatalf("want one question: %v %+v", err, res)
@@ -253,5 +260,38 @@ func TestGatewayExpiredParkFailsClearly(t *testing.T) {
 	}
 	if ran := readLedger(t, cs); len(ran.Write) != 0 {
 		t.Errorf("the ledger ran %+v, want no write", ran)
+	}
+}
+
+// A server's own question (the ledger's confirm asks one) reaches a client
+// of 2026-07-28 as an input request with its form intact and its message
+// under a line naming the server, and the answer goes back to the server
+// unchanged but for the form's defaults.
+func TestGatewayPassesAServersQuestionAsAnInputRequest(t *testing.T) {
+	g := startLedgerGateway(t, "http")
+	cs := g.connect(t, "", &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, ElicitationHandler: noElicitation(t)})
+	const code = `return await tools.mcp__ledger__confirm({what: "entry"})`
+	res, err := callExec(t, cs, code, nil, "")
+	if err != nil || !res.NeedsInput() || len(res.InputRequests) != 1 {
+		t.Fatalf("want one question: %v %+v", err, res)
+	}
+	answers := mcp.InputResponseMap{}
+	for id, ir := range res.InputRequests {
+		q, ok := ir.(*mcp.ElicitParams)
+		schema, _ := json.Marshal(q.RequestedSchema)
+		if !ok || !strings.Contains(q.Message, testservers.ConfirmMessage) || !strings.Contains(q.Message, `"ledger"`) || !strings.Contains(string(schema), `"sure"`) || !strings.Contains(string(schema), `"default":"none"`) {
+			t.Errorf("the server's question: %+v (schema %s)", ir, schema)
+		}
+		answers[id] = &mcp.ElicitResult{Action: "accept", Content: map[string]any{"sure": true}}
+	}
+	res, err = callExec(t, cs, code, answers, res.RequestState)
+	if err != nil || res.IsError || res.NeedsInput() {
+		t.Fatalf("the answered retry: %v %+v", err, res)
+	}
+	if text := contentText(res); !strings.Contains(text, `"action":"accept"`) || !strings.Contains(text, `"sure":true`) || !strings.Contains(text, `"note":"none"`) {
+		t.Errorf("the server got %s, want the answer with the form's default", text)
+	}
+	if ran := readLedger(t, cs); ran.Confirm != 1 {
+		t.Errorf("the ledger ran %+v, want one confirm", ran)
 	}
 }

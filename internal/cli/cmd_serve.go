@@ -43,7 +43,8 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 		return err
 	}
 	defer s.close()
-	gw := gateway.New(s.System, gateway.Options{Name: c.prog.name, Version: version(), State: f.limitFlags.stateLimits()})
+	gw := gateway.New(s.System, gateway.Options{Name: c.prog.name, Version: version(), State: f.limitFlags.stateLimits(),
+		YieldAfter: f.yieldAfter})
 	defer gw.Close()
 	if ln == nil {
 		err = gw.ServeStdio(ctx)

@@ -275,10 +275,15 @@ type serveFlags struct {
 	allowOrigins []string
 	nodes        nodeFlags
 	parkTimeout  time.Duration
+	yieldAfter   time.Duration
 }
 
-const serveSynopsis = "[--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--park-timeout D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
+const serveSynopsis = "[--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--park-timeout D] [--yield-after D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
 	"[--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE] [--metrics ADDR] [--trace-args] [--verbose]"
+
+// defaultYieldAfter is how long an Exec call of serve waits for its script
+// by default: under the minute many MCP clients give a tool call.
+const defaultYieldAfter = 25 * time.Second
 
 // tokenEnv names the environment variable holding the HTTP bearer token:
 // a flag would show the secret to every user of ps.
@@ -300,6 +305,8 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 		"how long (a `duration`) a run waits, parked, for the answers of a client that gets its questions as input_required results (protocol 2026-07-28); then it is cancelled")
 	addNodeFlags(fs, &f.nodes)
 	addTelemetryFlags(fs, &f.telemetryFlags)
+	durationFlag(fs, &f.yieldAfter, "yield-after", defaultYieldAfter,
+		"how long (a `duration`) an Exec call waits for its script: one still running then returns \"Still running\" with a handle to wait on or cancel; 0 waits for every script's end")
 	fs.StringVar(&f.metrics, "metrics", "", "serve the metrics for Prometheus at http://`ADDR`/metrics (host:port; a bare :port binds to 127.0.0.1)")
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return f, err
@@ -312,6 +319,9 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 	}
 	if f.budget <= 0 {
 		return f, usageError(fs, "--budget must be positive")
+	}
+	if f.yieldAfter < 0 {
+		return f, usageError(fs, "--yield-after must not be negative")
 	}
 	if len(f.allowOrigins) > 0 && f.http == "" {
 		return f, usageError(fs, "--allow-origin applies to --http only")

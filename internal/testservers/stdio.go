@@ -146,7 +146,7 @@ type trickleWriter struct{ w io.WriteCloser }
 const TrickleRate = trickleBytes * int(time.Second/trickleEvery)
 
 const (
-	trickleBytes = 32 << 10
+	trickleBytes = 4 << 10
 	trickleEvery = 20 * time.Millisecond
 )
 

@@ -7,7 +7,9 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+	"golang.org/x/text/cases"
 	"golang.org/x/text/currency"
+	"golang.org/x/text/language"
 )
 
 // Config is what the embedder fixes for every realm.
@@ -196,6 +198,12 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 		_ = o.Set("end", p.End)
 		return o
 	})
+	set("likelySubtags", func(call goja.FunctionCall) goja.Value {
+		return vm.ToValue(likelySubtags(call.Argument(0).String(), call.Argument(1).ToBoolean()))
+	})
+	set("changeCase", func(call goja.FunctionCall) goja.Value {
+		return vm.ToValue(changeCase(call.Argument(0).String(), call.Argument(1).String(), call.Argument(2).ToBoolean()))
+	})
 	set("supportedValues", func(call goja.FunctionCall) goja.Value {
 		values, ok := supportedValues(call.Argument(0).String())
 		if !ok {
@@ -282,6 +290,65 @@ func readDateOptions(o *goja.Object) dateOptions {
 		TimeZoneName:           readString(o, "timeZoneName"),
 		FractionalSecondDigits: readInt(o, "fractionalSecondDigits"),
 	}
+}
+
+// likelySubtags adds the likely script and region to tag's language id
+// (maximize), or removes those the others imply (minimize), by x/text's
+// CLDR likely subtags; the rest of the tag stays.
+func likelySubtags(tag string, maximize bool) string {
+	parts := strings.Split(tag, "-")
+	end := 1
+	for end < len(parts) && len(parts[end]) != 1 {
+		end++
+	}
+	id, rest := strings.Join(parts[:end], "-"), parts[end:]
+	t, err := language.Parse(id)
+	if err != nil {
+		return tag
+	}
+	base, _ := t.Base()
+	script, _ := t.Script()
+	region, _ := t.Region()
+	var variants []string
+	for _, p := range parts[1:end] {
+		if len(p) >= 4 && !(len(p) == 4 && p[0] > '9') {
+			variants = append(variants, p)
+		}
+	}
+	full := []string{base.String(), script.String(), region.String()}
+	out := full
+	if !maximize {
+		out = []string{base.String()}
+		for _, candidate := range [][]string{{base.String()}, {base.String(), region.String()}, {base.String(), script.String()}} {
+			ct, err := language.Parse(strings.Join(candidate, "-"))
+			if err != nil {
+				continue
+			}
+			b, _ := ct.Base()
+			s, _ := ct.Script()
+			r, _ := ct.Region()
+			if b == base && s == script && r == region {
+				out = candidate
+				break
+			}
+		}
+	}
+	out = append(out, variants...)
+	return strings.Join(append(out, rest...), "-")
+}
+
+// changeCase is toLocaleUpperCase (upper) or toLocaleLowerCase in a
+// language with its own casing rules (Turkish, Azeri, Lithuanian), by
+// x/text's cases.
+func changeCase(s, locale string, upper bool) string {
+	tag, err := language.Parse(locale)
+	if err != nil {
+		tag = language.Und
+	}
+	if upper {
+		return cases.Upper(tag).String(s)
+	}
+	return cases.Lower(tag).String(s)
 }
 
 // currencyDigits is how many fraction digits a currency shows: Node's

@@ -913,6 +913,148 @@
 	makeConstructor(ListFormat, 0, 'Intl.ListFormat');
 	for (const key of ['format', 'formatToParts', 'resolvedOptions']) defineProperty(ListFormat.prototype, key, { enumerable: false });
 
+
+	// --- Locale ------------------------------------------------------------------
+
+	const localeKeys = ['ca', 'co', 'hc', 'kf', 'kn', 'nu'];
+	// splitTag parts a canonical tag: its language id, the keywords of its
+	// -u- extension (key -> value, '' for none), and the rest.
+	const splitTag = (tag) => {
+		const [noExtension, extension] = removeUnicodeExtension(tag);
+		const keywords = new Map();
+		const attributes = [];
+		if (extension) {
+			const subtags = extension.split('-').slice(2);
+			let key = null;
+			for (const sub of subtags) {
+				if (sub.length === 2) { key = sub; if (!keywords.has(key)) keywords.set(key, ''); }
+				else if (key === null) attributes.push(sub);
+				else keywords.set(key, keywords.get(key) ? keywords.get(key) + '-' + sub : sub);
+			}
+		}
+		return { noExtension, keywords, attributes };
+	};
+	const baseNameOf = (tag) => {
+		const parts = tag.split('-');
+		let i = 1;
+		while (i < parts.length && parts[i].length !== 1) i++;
+		return parts.slice(0, i).join('-');
+	};
+	const withKeywords = (noExtension, attributes, keywords) => {
+		const keys = [...keywords.keys()].sort();
+		let ext = attributes.join('-');
+		for (const k of keys) {
+			const v = keywords.get(k);
+			ext += (ext ? '-' : '') + k + (v && v !== 'true' ? '-' + v : '');
+		}
+		if (!ext) return noExtension;
+		// The -u- extension goes among the others in singleton order.
+		const parts = noExtension.split('-');
+		let i = 1;
+		while (i < parts.length && parts[i].length !== 1) i++;
+		while (i < parts.length && parts[i] !== 'x' && parts[i] < 'u') {
+			i++;
+			while (i < parts.length && parts[i].length !== 1) i++;
+		}
+		return [...parts.slice(0, i), 'u', ext, ...parts.slice(i)].join('-');
+	};
+	class Locale {
+		constructor(tag, options = undefined) {
+			if (typeof tag !== 'string' && !isObject(tag)) throw new TypeError('First argument to Intl.Locale constructor can\'t be empty or missing');
+			tag = localeSlots.has(tag) ? localeSlots.get(tag).tag : toText(tag);
+			options = coerceOptionsToObject(options);
+			if (native.canonicalizeTag(tag) === undefined) throw new RangeError('Incorrect locale information provided');
+			const language = getOption(options, 'language', 'string', undefined, undefined);
+			if (language !== undefined && !/^([a-z]{2,3}|[a-z]{5,8})$/i.test(language)) throw new RangeError('Incorrect locale information provided');
+			const script = getOption(options, 'script', 'string', undefined, undefined);
+			if (script !== undefined && !/^[a-z]{4}$/i.test(script)) throw new RangeError('Incorrect locale information provided');
+			const region = getOption(options, 'region', 'string', undefined, undefined);
+			if (region !== undefined && !/^([a-z]{2}|\d{3})$/i.test(region)) throw new RangeError('Incorrect locale information provided');
+			tag = canonicalize(tag);
+			if (language !== undefined || script !== undefined || region !== undefined) {
+				const { noExtension } = splitTag(tag);
+				const base = baseNameOf(noExtension).split('-');
+				const rest = noExtension.slice(baseNameOf(noExtension).length);
+				let lang = base[0], scr, reg, i = 1;
+				if (base[i] && base[i].length === 4) scr = base[i++];
+				if (base[i] && (base[i].length === 2 || /^\d{3}$/.test(base[i]))) reg = base[i++];
+				const variants = base.slice(i);
+				if (language !== undefined) lang = language;
+				if (script !== undefined) scr = script;
+				if (region !== undefined) reg = region;
+				const rebuilt = [lang, scr, reg, ...variants].filter((x) => x !== undefined).join('-');
+				tag = canonicalize(rebuilt + rest + tag.slice(noExtension.length));
+			}
+			const opt = ObjectCreate(null);
+			const typeOption = (name) => {
+				const v = getOption(options, name, 'string', undefined, undefined);
+				if (v !== undefined && !isTypeSequence(v)) throw new RangeError(`Incorrect locale information provided`);
+				return v;
+			};
+			opt.ca = typeOption('calendar');
+			opt.co = typeOption('collation');
+			opt.hc = getOption(options, 'hourCycle', 'string', ['h11', 'h12', 'h23', 'h24'], undefined, 'Intl.Locale');
+			opt.kf = getOption(options, 'caseFirst', 'string', ['upper', 'lower', 'false'], undefined, 'Intl.Locale');
+			const kn = getOption(options, 'numeric', 'boolean', undefined, undefined);
+			opt.kn = kn === undefined ? undefined : toText(kn);
+			opt.nu = typeOption('numberingSystem');
+			const { noExtension, keywords, attributes } = splitTag(tag);
+			for (const key of localeKeys) {
+				if (opt[key] !== undefined) keywords.set(key, opt[key].toLowerCase());
+			}
+			tag = canonicalize(withKeywords(noExtension, attributes, keywords));
+			const final = splitTag(tag).keywords;
+			const slot = { tag };
+			for (const key of localeKeys) {
+				if (final.has(key)) slot[key] = final.get(key) === '' ? 'true' : final.get(key);
+			}
+			localeSlots.set(this, slot);
+		}
+		maximize() {
+			const s = thisLocale(this, 'maximize');
+			return new Locale(native.likelySubtags(s.tag, true));
+		}
+		minimize() {
+			const s = thisLocale(this, 'minimize');
+			return new Locale(native.likelySubtags(s.tag, false));
+		}
+		toString() { return thisLocale(this, 'toString').tag; }
+		get baseName() { return baseNameOf(splitTag(thisLocale(this, 'baseName').tag).noExtension); }
+		get calendar() { return thisLocale(this, 'calendar').ca; }
+		get caseFirst() {
+			const v = thisLocale(this, 'caseFirst').kf;
+			return v === 'true' ? '' : v;
+		}
+		get collation() { return thisLocale(this, 'collation').co; }
+		get hourCycle() { return thisLocale(this, 'hourCycle').hc; }
+		get numeric() {
+			const v = thisLocale(this, 'numeric').kn;
+			return v === 'true' || v === '';
+		}
+		get numberingSystem() { return thisLocale(this, 'numberingSystem').nu; }
+		get language() { return baseNameOf(thisLocale(this, 'language').tag).split('-')[0]; }
+		get script() {
+			const p = baseNameOf(thisLocale(this, 'script').tag).split('-');
+			return p[1] && p[1].length === 4 ? p[1] : undefined;
+		}
+		get region() {
+			const p = baseNameOf(thisLocale(this, 'region').tag).split('-');
+			const i = p[1] && p[1].length === 4 ? 2 : 1;
+			return p[i] && (p[i].length === 2 || /^\d{3}$/.test(p[i])) ? p[i] : undefined;
+		}
+	}
+	const thisLocale = (o, method) => {
+		const s = localeSlots.get(o);
+		if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		return s;
+	};
+	defineProperty(Locale, 'length', { value: 1, configurable: true });
+	defineProperty(Locale, 'prototype', { writable: false, enumerable: false, configurable: false });
+	toStringTag(Locale.prototype, 'Intl.Locale');
+	for (const key of Reflect.ownKeys(Locale.prototype)) {
+		if (key !== 'constructor' && key !== Symbol.toStringTag) defineProperty(Locale.prototype, key, { enumerable: false });
+	}
+
 	// --- Intl ----------------------------------------------------------------
 
 	const Intl = {};
@@ -928,7 +1070,7 @@
 			return values;
 		},
 	});
-	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['ListFormat', ListFormat], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules], ['RelativeTimeFormat', RelativeTimeFormat]]) {
+	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['ListFormat', ListFormat], ['Locale', Locale], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules], ['RelativeTimeFormat', RelativeTimeFormat]]) {
 		defineProperty(Intl, name, { value: C, writable: true, enumerable: false, configurable: true });
 	}
 
@@ -983,6 +1125,22 @@
 			toLocaleString: { toLocaleString(locales = undefined, options = undefined) { return localeDate('any').call(this, locales, options); } }.toLocaleString,
 			toLocaleDateString: { toLocaleDateString(locales = undefined, options = undefined) { return localeDate('date').call(this, locales, options); } }.toLocaleDateString,
 			toLocaleTimeString: { toLocaleTimeString(locales = undefined, options = undefined) { return localeDate('time').call(this, locales, options); } }.toLocaleTimeString,
+		});
+		// Languages with casing of their own; the others case as String's
+		// toUpperCase and toLowerCase do.
+		const ownCasing = /^(tr|az|lt)(-|$)/;
+		const stringUpper = String.prototype.toUpperCase, stringLower = String.prototype.toLowerCase;
+		const localeCase = (self, locales, upper) => {
+			if (self === undefined || self === null) throw new TypeError('String.prototype.toLocale' + (upper ? 'Upper' : 'Lower') + 'Case called on null or undefined');
+			const s = toText(self);
+			const requested = canonicalizeLocaleList(locales);
+			const locale = requested.length ? removeUnicodeExtension(requested[0])[0] : defaultLocale;
+			if (ownCasing.test(locale)) return native.changeCase(s, locale, upper);
+			return (upper ? stringUpper : stringLower).call(s);
+		};
+		methods(String.prototype, {
+			toLocaleUpperCase(locales = undefined) { return localeCase(this, locales, true); },
+			toLocaleLowerCase(locales = undefined) { return localeCase(this, locales, false); },
 		});
 		methods(String.prototype, {
 			localeCompare(that, locales = undefined, options = undefined) {

@@ -35,6 +35,9 @@ const calls = {
   'http-custom-headers': (context.toolCalls ?? []).map((c) => [c.name, c.arguments]),
   // The focal tool's input schema, as the model is shown it, echoed back.
   'json-schema-2020-12-preservation': 'echo-schema',
+  // Every tool the script can reach, called: a tool whose x-mcp-header
+  // marks are invalid must not be among them.
+  'http-invalid-tool-headers': 'call-every-tool',
 };
 const call = scenario.startsWith('auth/') ? ['test-tool', {}] : calls[scenario];
 if (call === undefined) {
@@ -47,6 +50,14 @@ const callText = ([tool, args]) => `await tools[${JSON.stringify(prefix + tool)}
 let script;
 if (call === null) {
   script = 'return Object.keys(tools);';
+} else if (call === 'call-every-tool') {
+  // One argument object fits every tool the scenario lists.
+  const args = { region: 'us-west1', value: 'v', data: {}, items: [], nil: null, score: 1, field1: 'a', field2: 'b' };
+  script = `const called = [];
+for (const name of Object.keys(tools)) {
+  if (name.startsWith(${JSON.stringify(prefix)})) { await tools[name](${JSON.stringify(args)}); called.push(name); }
+}
+return called;`;
 } else if (call === 'echo-schema') {
   script = null; // written once the demo has listed the tool (below)
 } else if (Array.isArray(call[0])) {

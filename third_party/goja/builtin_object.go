@@ -455,6 +455,57 @@ func (r *Runtime) objectproto_propertyIsEnumerable(call FunctionCall) Value {
 	return valueTrue
 }
 
+// objectproto_defineAccessor is Object.prototype.__defineGetter__ (getter)
+// or __defineSetter__ (Annex B).
+func (r *Runtime) objectproto_defineAccessor(getter bool) func(FunctionCall) Value {
+	return func(call FunctionCall) Value {
+		o := call.This.ToObject(r)
+		fn, ok := call.Argument(1).(*Object)
+		if ok {
+			_, ok = fn.self.assertCallable()
+		}
+		if !ok {
+			name := "__defineSetter__"
+			if getter {
+				name = "__defineGetter__"
+			}
+			panic(r.NewTypeError("Object.prototype.%s: Expecting function", name))
+		}
+		desc := PropertyDescriptor{Enumerable: FLAG_TRUE, Configurable: FLAG_TRUE}
+		if getter {
+			desc.Getter = fn
+		} else {
+			desc.Setter = fn
+		}
+		o.defineOwnProperty(toPropertyKey(call.Argument(0)), desc, true)
+		return _undefined
+	}
+}
+
+// objectproto_lookupAccessor is Object.prototype.__lookupGetter__ (getter)
+// or __lookupSetter__ (Annex B).
+func (r *Runtime) objectproto_lookupAccessor(getter bool) func(FunctionCall) Value {
+	return func(call FunctionCall) Value {
+		o := call.This.ToObject(r)
+		key := toPropertyKey(call.Argument(0))
+		for o != nil {
+			if desc := o.getOwnProp(key); desc != nil {
+				if prop, ok := desc.(*valueProperty); ok && prop.accessor {
+					if getter && prop.getterFunc != nil {
+						return prop.getterFunc
+					}
+					if !getter && prop.setterFunc != nil {
+						return prop.setterFunc
+					}
+				}
+				return _undefined
+			}
+			o = o.self.proto()
+		}
+		return _undefined
+	}
+}
+
 func (r *Runtime) objectproto_toString(call FunctionCall) Value {
 	switch o := call.This.(type) {
 	case valueNull:
@@ -697,6 +748,18 @@ func createObjectProtoTemplate() *objectTemplate {
 	t.putStr("isPrototypeOf", func(r *Runtime) Value { return r.methodProp(r.objectproto_isPrototypeOf, "isPrototypeOf", 1) })
 	t.putStr("propertyIsEnumerable", func(r *Runtime) Value {
 		return r.methodProp(r.objectproto_propertyIsEnumerable, "propertyIsEnumerable", 1)
+	})
+	t.putStr("__defineGetter__", func(r *Runtime) Value {
+		return r.methodProp(r.objectproto_defineAccessor(true), "__defineGetter__", 2)
+	})
+	t.putStr("__defineSetter__", func(r *Runtime) Value {
+		return r.methodProp(r.objectproto_defineAccessor(false), "__defineSetter__", 2)
+	})
+	t.putStr("__lookupGetter__", func(r *Runtime) Value {
+		return r.methodProp(r.objectproto_lookupAccessor(true), "__lookupGetter__", 1)
+	})
+	t.putStr("__lookupSetter__", func(r *Runtime) Value {
+		return r.methodProp(r.objectproto_lookupAccessor(false), "__lookupSetter__", 1)
 	})
 	t.putStr(__proto__, func(r *Runtime) Value {
 		return &valueProperty{

@@ -138,6 +138,17 @@ add(`JSON.stringify(new Intl.RelativeTimeFormat("en").resolvedOptions())`);
 add(`JSON.stringify(new Intl.ListFormat("en").resolvedOptions())`);
 add(`JSON.stringify(new Intl.PluralRules("fr").resolvedOptions().pluralCategories)`);
 
+// Casing and Intl.Locale.
+add(`"istanbul ıi".toLocaleUpperCase("tr")`);
+add(`"İSTANBUL I".toLocaleLowerCase("tr-TR")`);
+add(`"Straße".toLocaleUpperCase("de")`);
+for (const tag of ["en", "zh-Hant-TW", "ja", "de-DE", "sr", "en-Latn-US"]) {
+  add(`new Intl.Locale(${q(tag)}).maximize().toString()`);
+  add(`new Intl.Locale(${q(tag)}).minimize().toString()`);
+}
+add(`new Intl.Locale("en-US", {calendar: "gregory", hourCycle: "h23", numeric: true}).toString()`);
+add(`JSON.stringify((({language, script, region, baseName, calendar, hourCycle, numeric}) => ({language, script, region, baseName, calendar, hourCycle, numeric}))(new Intl.Locale("zh-Hant-TW-u-ca-chinese-hc-h12")))`);
+
 const out = [];
 for (const expr of cases) {
   let want;

@@ -90,6 +90,23 @@ func writeRanges(sb *strings.Builder, ranges []codePointRange) {
 	}
 }
 
+// ErrPropertyInRange is the error of a property escape as an end of a
+// class range ([a-\p{L}]).
+var ErrPropertyInRange = errors.New("Invalid character class")
+
+// isRangeDash reports whether the '-' at i, if any, joins the atom before
+// it to what follows: it has an atom before it in its class (from start),
+// and is not escaped.
+func isRangeDash(pattern string, start, i int) bool {
+	return i > start && pattern[i] == '-' && pattern[i-1] != '\\'
+}
+
+// isRangeDashAfter reports whether a '-' at i starts a range with what
+// follows it (anything but the class's end).
+func isRangeDashAfter(pattern string, i int) bool {
+	return i+1 < len(pattern) && pattern[i] == '-' && pattern[i+1] != ']'
+}
+
 // ExpandUnicodePropertyEscapes rewrites each property escape of a pattern
 // with the u flag as the set it names: \p{X} as the class of X's ranges,
 // \P{X} as the class of the ranges not in X (a set, not an inverted class,
@@ -101,7 +118,7 @@ func ExpandUnicodePropertyEscapes(pattern string) (string, error) {
 		return pattern, nil
 	}
 	var sb strings.Builder
-	inClass := false
+	inClass, classStart := false, 0
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
 		switch {
@@ -117,6 +134,9 @@ func ExpandUnicodePropertyEscapes(pattern string) (string, error) {
 			ranges, ok := propertyRanges(pattern[i+3 : i+3+end])
 			if !ok {
 				return "", ErrInvalidPropertyName
+			}
+			if inClass && (isRangeDash(pattern, classStart, i-1) || isRangeDashAfter(pattern, i+4+end)) {
+				return "", ErrPropertyInRange
 			}
 			if negated {
 				ranges = complementRanges(ranges)
@@ -134,7 +154,10 @@ func ExpandUnicodePropertyEscapes(pattern string) (string, error) {
 			sb.WriteByte(pattern[i+1])
 			i++
 		case c == '[' && !inClass:
-			inClass = true
+			inClass, classStart = true, i+1
+			if i+1 < len(pattern) && pattern[i+1] == '^' {
+				classStart++
+			}
 			sb.WriteByte(c)
 		case c == ']' && inClass:
 			inClass = false
