@@ -71,8 +71,11 @@ func workerMain() int {
 
 // limitWorkerMemory applies the memory cap: RLIMIT_DATA, so an allocation
 // past it fails and the Go runtime dies with "out of memory" (the host turns
-// that into a failure result), and a soft Go memory limit somewhat below it,
-// so the collector works hard before the hard cap is reached.
+// that into a failure result), and a soft Go memory limit a little below
+// it, so the collector works hard before the hard cap is reached. Not far
+// below: a script whose live heap sits between the two makes the collector
+// run without pause, and a runaway one would crawl there for a long time
+// before either cap ends it.
 //
 // The data limit counts mappings, not memory in use: the worker starts with
 // some hundred megabytes of them (thread stacks, the runtime's arenas) that
@@ -87,7 +90,7 @@ func limitWorkerMemory(value string) error {
 	if err != nil || limit <= 0 {
 		return fmt.Errorf("bad memory limit %q", value)
 	}
-	debug.SetMemoryLimit(limit / 10 * 8)
+	debug.SetMemoryLimit(limit / 20 * 19)
 	return setDataLimit((uint64(limit) + mappedData()) * raceMemoryFactor)
 }
 

@@ -32,8 +32,8 @@ func TestHelpExitsZero(t *testing.T) {
 		t.Errorf("demo help: exit %d, stdout %q", run.code, run.stdout)
 	}
 	run = runDemo(t, "", "exec", "-h")
-	if run.code != 0 || !strings.Contains(run.stderr, "-max-calls") {
-		t.Errorf("demo exec -h: exit %d, stderr %q", run.code, run.stderr)
+	if run.code != 0 || !strings.Contains(run.stdout, "-max-calls") {
+		t.Errorf("demo exec -h: exit %d, stdout %q", run.code, run.stdout)
 	}
 }
 

@@ -173,7 +173,8 @@ func (p *classSetParser) operand() (set []codePointRange, single rune, err error
 	if p.pos >= len(p.s) {
 		return nil, -1, errClassSet
 	}
-	switch c := p.s[p.pos]; c {
+	c := p.s[p.pos]
+	switch c {
 	case '[':
 		set, negated, err := p.class()
 		if err != nil {
@@ -185,7 +186,11 @@ func (p *classSetParser) operand() (set []codePointRange, single rune, err error
 		return set, -1, nil
 	case '\\':
 		return p.escape()
-	case '(', ')', '{', '}', '/', '|', ']':
+	case '(', ')', '{', '}', '/', '|', ']', '-':
+		return nil, -1, errClassSet
+	}
+	if p.pos+1 < len(p.s) && p.s[p.pos+1] == c && strings.IndexByte("&!#$%*+,.:;<=>?@^`~", c) >= 0 {
+		// A reserved double punctuator.
 		return nil, -1, errClassSet
 	}
 	r, size := utf8.DecodeRuneInString(p.s[p.pos:])
@@ -301,24 +306,47 @@ func (p *classSetParser) classStrings() ([]codePointRange, rune, error) {
 	if !p.peek("{") {
 		return nil, -1, errClassSet
 	}
-	end := strings.IndexByte(p.s[p.pos:], '}')
-	if end < 0 {
-		return nil, -1, errClassSet
-	}
+	p.pos++
 	var set []codePointRange
-	for _, alt := range strings.Split(p.s[p.pos+1:p.pos+end], "|") {
-		if utf8.RuneCountInString(alt) != 1 {
-			if p.depth != 1 || p.inSetOp || strings.ContainsRune(alt, '\\') {
-				return nil, -1, errClassStrings
+	var current []rune
+	end := func() error {
+		switch len(current) {
+		case 1:
+			set = unionRanges(set, []codePointRange{{current[0], current[0]}})
+		default:
+			if p.depth != 1 || p.inSetOp {
+				return errClassStrings
 			}
-			p.strings = append(p.strings, alt)
-			continue
+			p.strings = append(p.strings, string(current))
 		}
-		r, _ := utf8.DecodeRuneInString(alt)
-		set = unionRanges(set, []codePointRange{{r, r}})
+		current = current[:0]
+		return nil
 	}
-	p.pos += end + 1
-	return set, -1, nil
+	for {
+		if p.pos >= len(p.s) {
+			return nil, -1, errClassSet
+		}
+		switch c := p.s[p.pos]; c {
+		case '}', '|':
+			p.pos++
+			if err := end(); err != nil {
+				return nil, -1, err
+			}
+			if c == '}' {
+				return set, -1, nil
+			}
+		case '\\':
+			_, single, err := p.escape()
+			if err != nil || single < 0 {
+				return nil, -1, errClassSet
+			}
+			current = append(current, single)
+		default:
+			r, size := utf8.DecodeRuneInString(p.s[p.pos:])
+			p.pos += size
+			current = append(current, r)
+		}
+	}
 }
 
 // unionRanges, intersectRanges and subtractRanges combine sorted, disjoint

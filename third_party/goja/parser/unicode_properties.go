@@ -90,6 +90,33 @@ func writeRanges(sb *strings.Builder, ranges []codePointRange) {
 	}
 }
 
+// ErrLoneBrace is the error of a brace that is not part of a quantifier.
+var ErrLoneBrace = errors.New("Lone quantifier brackets")
+
+// quantifierLength is the length of the {n}, {n,} or {n,m} quantifier s
+// starts with, or 0.
+func quantifierLength(s string) int {
+	i := 1
+	digits := func() int {
+		start := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	if digits() == 0 {
+		return 0
+	}
+	if i < len(s) && s[i] == ',' {
+		i++
+		digits()
+	}
+	if i < len(s) && s[i] == '}' {
+		return i + 1
+	}
+	return 0
+}
+
 // ErrPropertyInRange is the error of a property escape as an end of a
 // class range ([a-\p{L}]).
 var ErrPropertyInRange = errors.New("Invalid character class")
@@ -113,8 +140,11 @@ func isRangeDashAfter(pattern string, i int) bool {
 // so that case-insensitive matching folds it as ECMAScript does); inside a
 // class, the ranges alone. A name no property has is
 // ErrInvalidPropertyName.
+//
+// It also refuses what the u flag makes an error and goja's parser lets
+// through: a brace that is not part of a quantifier.
 func ExpandUnicodePropertyEscapes(pattern string) (string, error) {
-	if !strings.Contains(pattern, `\p{`) && !strings.Contains(pattern, `\P{`) {
+	if !strings.ContainsAny(pattern, "{}") && !strings.Contains(pattern, `\p`) && !strings.Contains(pattern, `\P`) {
 		return pattern, nil
 	}
 	var sb strings.Builder
@@ -149,10 +179,27 @@ func ExpandUnicodePropertyEscapes(pattern string) (string, error) {
 				sb.WriteByte(']')
 			}
 			i += 3 + end
+		case c == '\\' && i+2 < len(pattern) && pattern[i+1] == 'u' && pattern[i+2] == '{':
+			// \u{...}: its braces are not a quantifier's.
+			end := strings.IndexByte(pattern[i:], '}')
+			if end < 0 {
+				end = len(pattern) - i - 1
+			}
+			sb.WriteString(pattern[i : i+end+1])
+			i += end
 		case c == '\\' && i+1 < len(pattern):
 			sb.WriteByte(c)
 			sb.WriteByte(pattern[i+1])
 			i++
+		case c == '{' && !inClass:
+			n := quantifierLength(pattern[i:])
+			if n == 0 {
+				return "", ErrLoneBrace
+			}
+			sb.WriteString(pattern[i : i+n])
+			i += n - 1
+		case c == '}' && !inClass:
+			return "", ErrLoneBrace
 		case c == '[' && !inClass:
 			inClass, classStart = true, i+1
 			if i+1 < len(pattern) && pattern[i+1] == '^' {
