@@ -1,5 +1,7 @@
 # Two commands set up everything on a fresh machine: `make demo` and `make test`.
-# Both install what they need (Go modules, the npm MCP servers the tests use).
+# Each installs what it needs: the tour, the Go modules alone (its MCP servers
+# are built in); the tests, the npm packages besides (an MCP server, Node 22,
+# the conformance suite, the TypeScript SDK).
 
 GO        ?= go
 NPM_DIR   := .tools/npm
@@ -30,7 +32,8 @@ $(EVERYTHING_BIN):
 	cd $(NPM_DIR) && npm install --no-audit --no-fund --loglevel=error \
 		@modelcontextprotocol/server-everything@$(EVERYTHING_VERSION)
 
-demo: deps
+demo:
+	$(GO) mod download
 	$(GO) run ./cmd/demo
 
 $(NODE22_STAMP):

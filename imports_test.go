@@ -58,3 +58,31 @@ func TestPurePackagesBuildWithoutEngineSDKOrActors(t *testing.T) {
 		}
 	}
 }
+
+// hostPackages are the hosts built on the library: the command-line tools
+// and the gateway. They reach the runtime through the root package only.
+var hostPackages = []string{"gateway", "internal/cli", "cmd/mcpexec", "cmd/demo"}
+
+// runtimePackages are the runtime's insides, which a host never imports.
+var runtimePackages = []string{
+	"github.com/mcpexec/mcpexec/sandbox",
+	"github.com/mcpexec/mcpexec/actors",
+}
+
+// TestHostsReachTheRuntimeThroughTheRootPackage checks the hosts' own
+// imports (their tests may build fixtures from anything).
+func TestHostsReachTheRuntimeThroughTheRootPackage(t *testing.T) {
+	for _, pkg := range hostPackages {
+		out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "./"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list ./%s: %v", pkg, err)
+		}
+		for _, imp := range strings.Fields(string(out)) {
+			for _, inside := range runtimePackages {
+				if imp == inside {
+					t.Errorf("%s imports %s: reach it through the root package", pkg, inside)
+				}
+			}
+		}
+	}
+}

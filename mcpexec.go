@@ -311,9 +311,9 @@ func readServersFile(path string) ([]pool.ServerConfig, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpexec: servers file: %w", err)
 	}
-	servers, err := pool.ParseConfig(data)
+	servers, err := pool.ParseConfigFile(path, data)
 	if err != nil {
-		return nil, fmt.Errorf("mcpexec: servers file %s: %w", path, err)
+		return nil, fmt.Errorf("mcpexec: servers file %w", err) // the error names the file
 	}
 	return servers, nil
 }

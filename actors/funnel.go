@@ -3,7 +3,9 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
 	"github.com/mcpexec/mcpexec/internal/telemetry"
@@ -68,6 +70,10 @@ type ToolResult struct {
 	OK     bool
 	Text   string
 	Images []sandbox.Image
+	// Reply is the result as the server sent it, its structuredContent
+	// the server's own bytes; nil when the call failed before the server
+	// answered. A host that passes flat calls on gives its client this.
+	Reply *mcp.CallToolResult
 }
 
 // CallFlat runs an MCP tool called directly (Exec off, or a flat
@@ -87,13 +93,29 @@ func (f *Funnel) CallFlat(ctx context.Context, name string, args json.RawMessage
 		span.End(pool.Outcome(err), size)
 	}()
 	if err != nil {
+		var toolErr *pool.ToolError
+		if errors.As(err, &toolErr) {
+			return ToolResult{Text: err.Error(), Reply: toolErr.Reply}
+		}
 		return ToolResult{Text: err.Error()}
 	}
 	text, err := flatText(res)
 	if err != nil {
 		return ToolResult{Text: err.Error()}
 	}
-	return ToolResult{OK: true, Text: text, Images: sandboxImages(res)}
+	return ToolResult{OK: true, Text: text, Images: sandboxImages(res), Reply: serversReply(res)}
+}
+
+// serversReply is the reply as the server sent it, with the structuredContent
+// bytes it sent rather than their decoding.
+func serversReply(res pool.Result) *mcp.CallToolResult {
+	reply := res.Reply
+	if reply == nil || reply.StructuredContent == nil || len(res.JSON) == 0 {
+		return reply
+	}
+	own := *reply
+	own.StructuredContent = res.JSON
+	return &own
 }
 
 // snapshot is the pool as it is now; without an MCP manager it is empty

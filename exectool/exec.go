@@ -51,6 +51,21 @@ const (
 	catalogHeading        = "MCP tool catalog:\n\n"
 )
 
+// InstructionsText is the servers' usage instructions as one text, each
+// under the heading that names its server, as Exec's description carries
+// them: what a host without Exec gives the model instead.
+func InstructionsText(instructions []broadcast.ServerInstructions) string {
+	var b strings.Builder
+	for i, in := range instructions {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString(instructionsHeading(in.Server))
+		b.WriteString(in.Instructions)
+	}
+	return b.String()
+}
+
 func instructionsHeading(server string) string {
 	return "Usage instructions from the MCP server \"" + server + "\":\n\n"
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/exectool"
-	"github.com/mcpexec/mcpexec/sandbox"
 )
 
 // handler serves one offered tool: Exec runs a script, any other name is a
@@ -27,6 +26,9 @@ func (g *Gateway) handler(name string) mcp.ToolHandler {
 		ctx = mcpexec.WithPrompter(ctx, sessionPrompter{session: req.Session})
 		ctx = mcpexec.WithElicitor(ctx, g.elicitorFor(req))
 		res := g.sys.CallFlat(ctx, name, req.Params.Arguments)
+		if res.Reply != nil {
+			return passedOn(res.Reply), nil
+		}
 		return toolResult(res.OK, res.Text, res.Images), nil
 	}
 }
@@ -85,7 +87,7 @@ func execResult(res mcpexec.ExecResult) *mcp.CallToolResult {
 
 // toolResult is a result as the model receives it: the text, then the
 // images; a failure is flagged isError.
-func toolResult(ok bool, text string, images []sandbox.Image) *mcp.CallToolResult {
+func toolResult(ok bool, text string, images []mcpexec.Image) *mcp.CallToolResult {
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: !ok}
 	for _, img := range images {
 		res.Content = append(res.Content, &mcp.ImageContent{Data: img.Data, MIMEType: img.MIMEType})

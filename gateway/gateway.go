@@ -105,6 +105,7 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 	})
 	g.server.AddResourceTemplate(resultTemplate, g.readResult)
 	g.registerTasks()
+	g.server.AddReceivingMiddleware(g.withInstructions)
 	g.refresh()
 	go g.refreshLoop()
 	return g

@@ -37,10 +37,11 @@ func (g *Gateway) Handler(opts HTTPOptions) http.Handler {
 			http.Error(w, "Forbidden: origin not allowed", http.StatusForbidden)
 			return
 		}
-		if opts.Token != "" && !bearerMatches(r.Header.Get("Authorization"), opts.Token) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="mcpexec"`)
-			http.Error(w, "Unauthorized: a bearer token is required", http.StatusUnauthorized)
-			return
+		if opts.Token != "" {
+			if problem := bearerProblem(r.Header.Get("Authorization"), opts.Token); problem != "" {
+				unauthorized(w, problem)
+				return
+			}
 		}
 		sessions.ServeHTTP(w, r)
 	})
@@ -62,12 +63,38 @@ func isLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func bearerMatches(header, token string) bool {
+// Why a request's bearer token is refused.
+const (
+	tokenMissing = "a bearer token is required"
+	tokenInvalid = "the bearer token is invalid"
+)
+
+// bearerProblem says why the Authorization header does not carry token, or
+// "" when it does: a client told its token is wrong knows not to look for
+// a missing header.
+func bearerProblem(header, token string) string {
+	if strings.TrimSpace(header) == "" {
+		return tokenMissing
+	}
 	scheme, got, ok := strings.Cut(header, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") {
-		return false
+		return tokenMissing
 	}
-	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) == 1
+	if subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) != 1 {
+		return tokenInvalid
+	}
+	return ""
+}
+
+// unauthorized refuses a request, with the challenge of RFC 6750: a wrong
+// token is an invalid_token error, a missing one a bare challenge.
+func unauthorized(w http.ResponseWriter, problem string) {
+	challenge := `Bearer realm="mcpexec"`
+	if problem == tokenInvalid {
+		challenge += `, error="invalid_token", error_description="` + problem + `"`
+	}
+	w.Header().Set("WWW-Authenticate", challenge)
+	http.Error(w, "Unauthorized: "+problem, http.StatusUnauthorized)
 }
 
 // idleSessionTimeout closes the session of a client that went away without

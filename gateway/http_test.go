@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -83,11 +84,30 @@ func TestHTTPBearerToken(t *testing.T) {
 	f := start(t, allowB, mcpexec.Options{})
 	srv := httptest.NewServer(f.gw.Handler(HTTPOptions{Token: "s3cret"}))
 	defer srv.Close()
-	if got := post(t, srv.URL, nil); got != http.StatusUnauthorized {
-		t.Errorf("without a token: status %d, want 401", got)
-	}
-	if got := post(t, srv.URL, map[string]string{"Authorization": "Bearer wrong"}); got != http.StatusUnauthorized {
-		t.Errorf("with a wrong token: status %d, want 401", got)
+	for _, c := range []struct {
+		header, want, challenge string
+	}{
+		{"", "Unauthorized: a bearer token is required", `Bearer realm="mcpexec"`},
+		{"Basic dXNlcjpwdw==", "Unauthorized: a bearer token is required", `Bearer realm="mcpexec"`},
+		{"Bearer wrong", "Unauthorized: the bearer token is invalid", `Bearer realm="mcpexec", error="invalid_token", error_description="the bearer token is invalid"`},
+	} {
+		req, err := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.header != "" {
+			req.Header.Set("Authorization", c.header)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized || strings.TrimSpace(string(body)) != c.want || resp.Header.Get("WWW-Authenticate") != c.challenge {
+			t.Errorf("Authorization %q: %d %q, challenge %q; want 401 %q, challenge %q",
+				c.header, resp.StatusCode, body, resp.Header.Get("WWW-Authenticate"), c.want, c.challenge)
+		}
 	}
 	ctx := context.Background()
 	transport := &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: &http.Client{Transport: tokenTransport{"s3cret"}}}

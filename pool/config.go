@@ -94,38 +94,73 @@ type fileEntry struct {
 // servers still connect. err is non-nil only when the file itself is not an
 // mcpServers object.
 func ParseConfig(data []byte) (servers []ServerConfig, err error) {
-	return ParseConfigEnv(data, os.LookupEnv)
+	return ParseConfigEnv(data, lookupEnv)
 }
 
 // ParseConfigEnv is ParseConfig expanding variables from lookup instead of
 // the process environment.
 func ParseConfigEnv(data []byte, lookup func(string) (string, bool)) (servers []ServerConfig, err error) {
-	var file struct {
-		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	return parseConfig(configText{data: data}, lookup)
+}
+
+// lookupEnv is the process environment.
+var lookupEnv = os.LookupEnv
+
+// parseConfig reads an mcpServers document. Its problems say where they
+// are (ConfigError) in JSON's words, never in the decoder's Go ones.
+func parseConfig(t configText, lookup func(string) (string, bool)) (servers []ServerConfig, err error) {
+	start, err := t.checkDocument()
+	if err != nil {
+		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&file); err != nil {
-		return nil, fmt.Errorf("mcp server configuration is not valid JSON: %w", err)
+	var list *member
+	for _, m := range members(bytes.TrimSpace(t.data), start) {
+		if m.key == "mcpServers" {
+			list = &m
+		}
 	}
-	if file.MCPServers == nil {
-		return nil, errors.New(`mcp server configuration has no "mcpServers" object`)
+	if list == nil {
+		return nil, t.errorAt(start, `no "mcpServers" key: the file needs %s`, serversFileShape)
 	}
-	names := make([]string, 0, len(file.MCPServers))
-	for name := range file.MCPServers {
-		names = append(names, name)
+	if kind := jsonKind(list.value); kind != "an object" {
+		return nil, t.errorAt(list.at, `"mcpServers" must be an object of servers by name, not %s`, kind)
+	}
+	entries := map[string]member{}
+	var names []string
+	for _, m := range members(list.value, list.at) {
+		if _, dup := entries[m.key]; !dup {
+			names = append(names, m.key)
+		}
+		entries[m.key] = m // the last one wins, as in any JSON object
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		servers = append(servers, parseEntry(name, file.MCPServers[name], lookup))
+		servers = append(servers, parseEntry(t, name, entries[name], lookup))
 	}
 	return servers, nil
 }
 
-func parseEntry(name string, raw json.RawMessage, lookup func(string) (string, bool)) ServerConfig {
+func parseEntry(t configText, name string, m member, lookup func(string) (string, bool)) ServerConfig {
 	cfg := ServerConfig{Name: name}
+	if kind := jsonKind(m.value); kind != "an object" {
+		cfg.Err = t.errorAt(m.at, "mcp server %q: its entry must be an object, not %s", name, kind)
+		return cfg
+	}
 	var e fileEntry
-	if err := json.Unmarshal(raw, &e); err != nil {
-		cfg.Err = fmt.Errorf("mcp server %q: entry is not a valid server object: %w", name, err)
+	if err := json.Unmarshal(m.value, &e); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			key, problem := typeProblem(typeErr)
+			at := m.at
+			for _, k := range members(m.value, m.at) {
+				if k.key == key {
+					at = k.at
+				}
+			}
+			cfg.Err = t.errorAt(at, "mcp server %q: %s", name, problem)
+			return cfg
+		}
+		cfg.Err = t.errorAt(m.at, "mcp server %q: its entry is not a valid server object: %v", name, err)
 		return cfg
 	}
 	cfg.Disabled = e.Disabled

@@ -53,9 +53,12 @@ func TestParseConfigGoodAndBadEntries(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", name, got[name], w)
 		}
 	}
-	for _, name := range []string{"notobj", "args"} {
-		if !strings.HasPrefix(got[name], `mcp server "`+name+`": entry is not a valid server object`) {
-			t.Errorf("%s: %q", name, got[name])
+	for name, w := range map[string]string{
+		"notobj": `mcp server "notobj": its entry must be an object, not a number`,
+		"args":   `mcp server "args": "args" must be an array of strings, not a string`,
+	} {
+		if !strings.HasPrefix(got[name], "line ") || !strings.HasSuffix(got[name], w) {
+			t.Errorf("%s: %q, want its line and column, then %q", name, got[name], w)
 		}
 	}
 	fs := servers[2]

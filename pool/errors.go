@@ -52,6 +52,8 @@ func (e *CallError) Unwrap() error { return e.err }
 type ToolError struct {
 	Tool string
 	Text string
+	// Reply is the result as the server sent it.
+	Reply *mcp.CallToolResult
 }
 
 func (e *ToolError) Error() string {

@@ -21,6 +21,9 @@ type Result struct {
 	JSON json.RawMessage
 	// Images are the image parts, in reply order.
 	Images []Image
+	// Reply is the result as the server sent it, for a host that passes a
+	// flat call's result on unchanged; nil when there was none.
+	Reply *mcp.CallToolResult
 }
 
 var jsonNull = json.RawMessage("null")
@@ -67,9 +70,9 @@ func ProjectRaw(tool string, res *mcp.CallToolResult, raw json.RawMessage) (Resu
 		}
 	}
 	if res.IsError {
-		return Result{}, &ToolError{Tool: tool, Text: strings.Join(lines, "\n")}
+		return Result{}, &ToolError{Tool: tool, Text: strings.Join(lines, "\n"), Reply: res}
 	}
-	out := Result{Images: images, JSON: jsonNull}
+	out := Result{Images: images, JSON: jsonNull, Reply: res}
 	switch {
 	case res.StructuredContent != nil:
 		out.Value = res.StructuredContent

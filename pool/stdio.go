@@ -83,7 +83,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		cmd: cmd, pgid: cmd.Process.Pid, exited: make(chan struct{}),
 		stderr: &tailBuffer{}, stderrPipe: stderrR, copied: make(chan struct{}), grace: t.grace,
 	}
-	p.stderrSink = stderrSink(t.log, t.cfg.Name, p.stderr)
+	p.stderrSink, p.stderrRelay = stderrSink(t.log, t.cfg.Name, p.stderr)
 	t.proc = p
 	go p.copyStderr()
 	go p.wait()
@@ -109,15 +109,16 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 
 // process is a started server and its process group.
 type process struct {
-	cmd        *exec.Cmd
-	pgid       int
-	grace      time.Duration
-	exited     chan struct{} // closed once the leader is reaped and stderr read
-	waitErr    error         // valid after exited is closed
-	stderr     *tailBuffer
-	stderrSink io.Writer // stderr, and a relay to the log when debugging
-	stderrPipe *os.File
-	copied     chan struct{} // closed when stderr reached EOF or was closed
+	cmd         *exec.Cmd
+	pgid        int
+	grace       time.Duration
+	exited      chan struct{} // closed once the leader is reaped and stderr read
+	waitErr     error         // valid after exited is closed
+	stderr      *tailBuffer
+	stderrSink  io.Writer    // stderr, and a relay to the log when debugging
+	stderrRelay *stderrRelay // nil when not debugging
+	stderrPipe  *os.File
+	copied      chan struct{} // closed when stderr reached EOF or was closed
 }
 
 func (p *process) copyStderr() {
@@ -197,6 +198,9 @@ func (c *processConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 func (c *processConn) inputActivity() int64 { return c.activity.Load() }
 
 func (c *processConn) Close() error {
+	if relay := c.proc.stderrRelay; relay != nil {
+		relay.stopping.Store(true)
+	}
 	err := c.Connection.Close() // closes stdin: the polite shutdown request
 	c.once.Do(func() { c.proc.stop(c.grace) })
 	return err

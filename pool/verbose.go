@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
@@ -23,6 +24,11 @@ type stderrRelay struct {
 	log     zerolog.Logger
 	server  string
 	partial []byte
+	// stopping is set once the server was asked to stop (its stdin and
+	// stdout closed): what it writes then is its reaction, typically a
+	// runtime's stack for the broken pipe, at every normal exit. It stays
+	// in the tail that explains an exit, and is not relayed.
+	stopping atomic.Bool
 }
 
 // maxRelayedLine bounds a line held while waiting for its end.
@@ -46,18 +52,19 @@ func (w *stderrRelay) Write(p []byte) (int, error) {
 }
 
 func (w *stderrRelay) emit(line []byte) {
-	if line = bytes.TrimRight(line, "\r"); len(line) > 0 {
+	if line = bytes.TrimRight(line, "\r"); len(line) > 0 && !w.stopping.Load() {
 		w.log.Debug().Str("server", w.server).Bytes("stderr", line).Msg("mcp server stderr")
 	}
 }
 
 // stderrSink is where a stdio server's stderr goes besides the tail kept to
-// explain its exit.
-func stderrSink(log zerolog.Logger, server string, tail io.Writer) io.Writer {
+// explain its exit; relay is nil unless its lines are logged.
+func stderrSink(log zerolog.Logger, server string, tail io.Writer) (sink io.Writer, relay *stderrRelay) {
 	if !debugging(log) {
-		return tail
+		return tail, nil
 	}
-	return io.MultiWriter(tail, &stderrRelay{log: log, server: server})
+	relay = &stderrRelay{log: log, server: server}
+	return io.MultiWriter(tail, relay), relay
 }
 
 // relayLogs logs a server's MCP log notifications as debug events.

@@ -22,7 +22,7 @@ import (
 // chains two calls to a real MCP server. The result is right; the script
 // ran on the node (serve has no sandbox worker process, and one of the
 // node's workers read the run); after SIGTERM both exit cleanly and no
-// server or worker process is left.
+// server or worker process is left. The node's start is quiet.
 func TestMcpexecServeRunsScriptsOnASandboxNode(t *testing.T) {
 	ca := testcerts.NewAuthority(t)
 	mark := newRunMark(t)
@@ -69,6 +69,7 @@ func TestMcpexecServeRunsScriptsOnASandboxNode(t *testing.T) {
 		t.Errorf("no worker of the sandbox node read a run: bytes read before %v, after %v", before, after)
 	}
 
+	saidWhileServing := node.said()
 	if err := g.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +79,11 @@ func TestMcpexecServeRunsScriptsOnASandboxNode(t *testing.T) {
 	node.stop(syscall.SIGTERM)
 	if state := node.cmd.ProcessState; state == nil || !state.Success() {
 		t.Errorf("sandbox node after SIGTERM: %v", state)
+	}
+	// A healthy start and run are quiet: the node says where it listens,
+	// and nothing else.
+	if said := strings.TrimSpace(saidWhileServing); strings.Count(said, "\n") > 0 || !strings.Contains(said, "sandbox node on") {
+		t.Errorf("the sandbox node said more than where it listens:\n%s", said)
 	}
 	checkNoSurvivors(t, mark)
 }

@@ -31,6 +31,16 @@ type sandboxNode struct {
 	listen     string // its remote, host:port: what placement reports
 	membership string // its membership endpoint, host:port: what the daemon polls
 	exited     chan struct{}
+
+	mu     sync.Mutex
+	stderr strings.Builder // what it said
+}
+
+// said is what the node has written on stderr so far.
+func (n *sandboxNode) said() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.stderr.String()
 }
 
 // startSandboxNode starts a node process on the given ports, its processes
@@ -58,6 +68,9 @@ func startSandboxNode(t *testing.T, files testcerts.Files, listenPort, membershi
 		lines := bufio.NewScanner(stderr)
 		said := false
 		for lines.Scan() {
+			n.mu.Lock()
+			n.stderr.WriteString(lines.Text() + "\n")
+			n.mu.Unlock()
 			if !said && strings.Contains(lines.Text(), "sandbox node on") {
 				said = true
 				close(up)

@@ -59,4 +59,10 @@ func TestTourRunsEveryStepAndExitsZero(t *testing.T) {
 	if strings.Contains(run.stdout, "\x1b[") {
 		t.Error("colours in output that is not a terminal")
 	}
+	// The tour's last line names commands the person can run: the binary
+	// that ran it.
+	_, next, _ := strings.Cut(run.stdout, "Next: ")
+	if cmd, _, _ := strings.Cut(next, " exec --script FILE"); cmd != demoBin {
+		t.Errorf("the tour's next steps name %q, not the demo that ran (%s)", cmd, demoBin)
+	}
 }

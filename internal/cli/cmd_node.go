@@ -6,8 +6,8 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/nodes"
-	"github.com/mcpexec/mcpexec/sandbox"
 )
 
 // cmdSandboxNode runs a sandbox node: it joins its daemons' cluster and
@@ -29,7 +29,7 @@ func cmdSandboxNode(ctx context.Context, args []string, c console) error {
 	}
 	n, err := nodes.StartNode(nodes.NodeOptions{
 		Listen: f.listen, MembershipPort: f.membershipPort, TLS: cfg, Logger: &logger,
-		Workers: sandbox.WorkerOptions{Warm: f.warm, MaxWorkers: f.maxWorkers, MemoryLimit: int64(f.memoryMB) << 20},
+		Workers: mcpexec.WorkerOptions{Warm: f.warm, MaxWorkers: f.maxWorkers, MemoryLimit: int64(f.memoryMB) << 20},
 	})
 	if err != nil {
 		return err

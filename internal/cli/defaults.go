@@ -49,11 +49,7 @@ func loadServers(file string) ([]pool.ServerConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	servers, err := pool.ParseConfig(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return servers, nil
+	return pool.ParseConfigFile(file, data) // its errors name the file
 }
 
 // writeDefaultSettings writes the default settings into dir and returns the

@@ -10,7 +10,6 @@ import (
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/catalog"
 	"github.com/mcpexec/mcpexec/internal/childenv"
-	"github.com/mcpexec/mcpexec/sandbox"
 	"github.com/mcpexec/mcpexec/state"
 )
 
@@ -78,7 +77,7 @@ func usageError(fs *flag.FlagSet, format string, a ...any) error {
 
 // minMemoryMB is the smallest worker memory cap a Go worker process starts
 // under (measured: 96 MiB is too little on a small machine).
-const minMemoryMB = sandbox.MinMemoryLimit >> 20
+const minMemoryMB = mcpexec.MinMemoryLimit >> 20
 
 // poolFlags are the options every command that starts a pool shares.
 type poolFlags struct {
@@ -131,9 +130,9 @@ type limitFlags struct {
 }
 
 func addLimitFlags(fs *flag.FlagSet, f *limitFlags) {
-	durationFlag(fs, &f.timeout, "timeout", sandbox.DefaultTimeout, "wall-clock budget of a script run, a `duration` such as 30s or 2m; also bounds the wait for the servers to start")
-	fs.IntVar(&f.maxCalls, "max-calls", sandbox.DefaultMaxCalls, "cap on a script's nested calls")
-	fs.IntVar(&f.memoryMB, "memory-mb", sandbox.DefaultMemoryLimit>>20, "memory cap of a script's worker process, in MiB")
+	durationFlag(fs, &f.timeout, "timeout", mcpexec.DefaultTimeout, "wall-clock budget of a script run, a `duration` such as 30s or 2m; also bounds the wait for the servers to start")
+	fs.IntVar(&f.maxCalls, "max-calls", mcpexec.DefaultMaxCalls, "cap on a script's nested calls")
+	fs.IntVar(&f.memoryMB, "memory-mb", mcpexec.DefaultMemoryLimit>>20, "memory cap of a script's worker process, in MiB")
 	fs.IntVar(&f.stateMB, "state-mb", state.DefaultMaxBytes>>20, "bound of a conversation's state, in MiB: on what its scripts store, and apart on the results kept by reference")
 }
 
@@ -227,7 +226,7 @@ func parseExecFlags(p *program, args []string, errOut io.Writer) (execFlags, err
 
 // limits are the sandbox limits and worker options the flags ask for.
 func (f limitFlags) options(opts *mcpexec.Options) {
-	opts.Limits = sandbox.Limits{Timeout: f.timeout, MaxCalls: f.maxCalls}
+	opts.Limits = mcpexec.Limits{Timeout: f.timeout, MaxCalls: f.maxCalls}
 	opts.Workers.MemoryLimit = int64(f.memoryMB) << 20
 }
 

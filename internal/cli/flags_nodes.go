@@ -6,7 +6,6 @@ import (
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/nodes"
-	"github.com/mcpexec/mcpexec/sandbox"
 )
 
 // tlsFlags name one side's mutual TLS files.
@@ -87,7 +86,7 @@ func parseSandboxNodeFlags(p *program, args []string, errOut io.Writer) (sandbox
 	fs.IntVar(&f.membershipPort, "membership-port", 0, "`PORT` of the node's membership endpoint (HTTPS, the same mutual TLS, on the host of --listen), which the daemon's --node names (required)")
 	fs.IntVar(&f.warm, "workers", 0, "idle worker processes kept ready (default: one per CPU)")
 	fs.IntVar(&f.maxWorkers, "max-workers", 0, "cap on worker processes alive at once; runs beyond it wait (default: four per CPU, at least eight)")
-	fs.IntVar(&f.memoryMB, "memory-mb", sandbox.DefaultMemoryLimit>>20, "memory cap of a worker process, in MiB")
+	fs.IntVar(&f.memoryMB, "memory-mb", mcpexec.DefaultMemoryLimit>>20, "memory cap of a worker process, in MiB")
 	fs.BoolVar(&f.verbose, "verbose", false, "show the node's diagnostics on stderr")
 	addTLSFlags(fs, &f.tls, "daemon")
 	if err := parseFlagsOnly(fs, args); err != nil {

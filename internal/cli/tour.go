@@ -12,7 +12,6 @@ import (
 	"github.com/mcpexec/mcpexec/broadcast"
 	"github.com/mcpexec/mcpexec/permissions"
 	"github.com/mcpexec/mcpexec/pool"
-	"github.com/mcpexec/mcpexec/sandbox"
 )
 
 // The guided tour: `demo` with no arguments. Every step runs against real
@@ -123,7 +122,7 @@ func (t *tour) run(ctx context.Context) error {
 	}
 	if t.main, err = t.start(ctx, mcpexec.Options{
 		Servers: servers, SettingsPath: t.settings, Prompter: t.prompter,
-		Limits: sandbox.Limits{Timeout: personTimeout},
+		Limits: mcpexec.Limits{Timeout: personTimeout},
 	}); err != nil {
 		return err
 	}
@@ -175,8 +174,8 @@ func (t *tour) startHostile(ctx context.Context) (*mcpexec.System, error) {
 	return t.start(ctx, mcpexec.Options{
 		Servers:      []pool.ServerConfig{{Name: "text", Command: t.exe, Args: []string{"serve-mcp", "text"}}},
 		SettingsPath: t.settings,
-		Limits:       sandbox.Limits{Timeout: time.Second},
-		Workers:      sandbox.WorkerOptions{MemoryLimit: 256 << 20},
+		Limits:       mcpexec.Limits{Timeout: time.Second},
+		Workers:      mcpexec.WorkerOptions{MemoryLimit: 256 << 20},
 	})
 }
 

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -38,7 +40,19 @@ func (t *tour) heading(n int, step tourStep) {
 
 func (t *tour) outro() {
 	t.printf("\n%s\n", t.st.good("✓ Tour complete. Every server and worker process has been stopped."))
-	t.printf("%s\n", t.st.dim("Next: demo exec --script FILE · demo catalog --budget 150 · demo tools · demo help"))
+	demo := invocation(t.c.prog.name)
+	t.printf("%s\n", t.st.dim(fmt.Sprintf("Next: %[1]s exec --script FILE · %[1]s catalog --budget 150 · %[1]s tools · %[1]s help", demo)))
+}
+
+// invocation is the command line that runs this program again: the path it
+// was started by, or "go run ./cmd/NAME" when go run started it, whose
+// binary is gone once it exits.
+func invocation(name string) string {
+	exe, err := os.Executable()
+	if err == nil && strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "go run ./cmd/" + name
+	}
+	return os.Args[0]
 }
 
 // note prints a line of narration.
