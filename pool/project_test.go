@@ -63,6 +63,10 @@ func TestORCH2_EDGE20_ProjectTable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if got.Reply != c.res {
+				t.Errorf("Reply is not the result as the server sent it")
+			}
+			got.Reply = nil
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
