@@ -159,6 +159,14 @@ func startHTTPGatewayWith(t *testing.T, mark string, env []string, flags ...stri
 func startHTTPGatewayArgs(t *testing.T, mark string, env, args []string) *httpGateway {
 	t.Helper()
 	g := &httpGateway{mark: mark, stderr: &strings.Builder{}}
+	startHTTPGatewayInto(t, g, env, args, g.stderr)
+	return g
+}
+
+// startHTTPGatewayInto starts g's process as startHTTPGatewayArgs does;
+// what it writes to stderr after the address goes to rest.
+func startHTTPGatewayInto(t *testing.T, g *httpGateway, env, args []string, rest io.Writer) {
+	t.Helper()
 	args = append(slices.Clone(args), "--http", "127.0.0.1:0")
 	g.cmd = exec.Command(mcpexecBin, args...)
 	g.cmd.Env = append(append(os.Environ(), g.mark), env...)
@@ -186,8 +194,7 @@ func startHTTPGatewayArgs(t *testing.T, mark string, env, args []string) *httpGa
 	if g.url == "" {
 		t.Fatalf("the gateway printed no address: %s", g.stderr.String())
 	}
-	go func() { _, _ = io.Copy(g.stderr, pipe) }()
-	return g
+	go func() { _, _ = io.Copy(rest, pipe) }()
 }
 
 // connect connects an SDK client to the gateway, closed when the test ends.

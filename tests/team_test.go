@@ -1,12 +1,9 @@
 package tests
 
 import (
-	"bufio"
 	"context"
-	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -41,35 +38,8 @@ func startServeHTTPLogged(t *testing.T, servers string, env []string, flags ...s
 	t.Helper()
 	g := &httpGateway{mark: newRunMark(t), stderr: &strings.Builder{}}
 	settings := writeFile(t, "settings.json", teamSettings)
-	args := append([]string{"serve", "--servers", servers, "--settings", settings, "--http", "127.0.0.1:0"}, flags...)
-	g.cmd = exec.Command(mcpexecBin, args...)
-	g.cmd.Env = append(append(os.Environ(), g.mark), env...)
-	pipe, err := g.cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := g.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if g.cmd.ProcessState == nil {
-			_ = g.cmd.Process.Kill()
-			_ = g.cmd.Wait()
-		}
-	})
-	lines := bufio.NewScanner(pipe)
-	for lines.Scan() {
-		g.stderr.WriteString(lines.Text() + "\n")
-		if m := servingLine.FindStringSubmatch(lines.Text()); m != nil {
-			g.url = m[1]
-			break
-		}
-	}
-	if g.url == "" {
-		t.Fatalf("the gateway printed no address: %s", g.stderr.String())
-	}
 	output := &testkit.SyncBuffer{}
-	go func() { _, _ = io.Copy(output, pipe) }()
+	startHTTPGatewayInto(t, g, env, append([]string{"serve", "--servers", servers, "--settings", settings}, flags...), output)
 	return g, output
 }
 
