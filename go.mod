@@ -27,6 +27,8 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
+require github.com/rivo/uniseg v0.4.7 // indirect
+
 require (
 	github.com/Workiva/go-datastructures v1.1.3 // indirect
 	github.com/asynkron/gofun v0.0.0-20220329210725-34fed760f4c2 // indirect
@@ -85,4 +87,5 @@ require (
 
 // goja with the fixes in third_party/goja/PATCHES.md.
 replace github.com/dop251/goja => ./third_party/goja
+
 replace github.com/asynkron/protoactor-go => ./third_party/protoactor-go

@@ -204,6 +204,21 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 	set("changeCase", func(call goja.FunctionCall) goja.Value {
 		return vm.ToValue(changeCase(call.Argument(0).String(), call.Argument(1).String(), call.Argument(2).ToBoolean()))
 	})
+	set("segment", func(call goja.FunctionCall) goja.Value {
+		b := segment(call.Argument(0).String(), call.Argument(1).String())
+		o := vm.NewObject()
+		ends := make([]any, len(b.Ends))
+		for i, e := range b.Ends {
+			ends[i] = e
+		}
+		_ = o.Set("ends", vm.NewArray(ends...))
+		wordLike := make([]any, len(b.WordLike))
+		for i, w := range b.WordLike {
+			wordLike[i] = w
+		}
+		_ = o.Set("wordLike", vm.NewArray(wordLike...))
+		return o
+	})
 	set("supportedValues", func(call goja.FunctionCall) goja.Value {
 		values, ok := supportedValues(call.Argument(0).String())
 		if !ok {

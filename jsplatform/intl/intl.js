@@ -914,6 +914,98 @@
 	for (const key of ['format', 'formatToParts', 'resolvedOptions']) defineProperty(ListFormat.prototype, key, { enumerable: false });
 
 
+	// --- Segmenter ---------------------------------------------------------------
+
+	const segmenterSlots = makeSlots(), segmentsSlots = makeSlots(), segmentIteratorSlots = makeSlots();
+	const thisSegmenter = (o, method) => {
+		const s = segmenterSlots.get(o);
+		if (s === undefined) throw new TypeError(`Method Intl.Segmenter.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		return s;
+	};
+	// breaks are where a Segments object's string breaks, found the first
+	// time they are asked for.
+	const breaks = (s) => {
+		if (s.ends === undefined) {
+			const b = native.segment(s.string, s.granularity);
+			s.ends = b.ends;
+			s.wordLike = b.wordLike;
+		}
+		return s;
+	};
+	// segmentData is CreateSegmentDataObject for the segment that ends at
+	// ends[i].
+	const segmentData = (s, i) => {
+		const start = i === 0 ? 0 : s.ends[i - 1], end = s.ends[i];
+		const o = { segment: s.string.slice(start, end), index: start, input: s.string };
+		if (s.granularity === 'word') o.isWordLike = s.wordLike[i];
+		return o;
+	};
+	// segmentAt finds the segment holding code unit n by binary search.
+	const segmentAt = (s, n) => {
+		let lo = 0, hi = s.ends.length - 1;
+		while (lo < hi) {
+			const mid = (lo + hi) >> 1;
+			if (s.ends[mid] <= n) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	};
+	const SegmentsPrototype = {};
+	methods(SegmentsPrototype, {
+		containing(index) {
+			const s = segmentsSlots.get(this);
+			if (s === undefined) throw new TypeError('Method %Segments.prototype%.containing called on incompatible receiver');
+			let n = +index; // ToNumber: a BigInt or a Symbol throws
+			n = Number.isNaN(n) ? 0 : Math.trunc(n);
+			if (n < 0 || n >= s.string.length) return undefined;
+			breaks(s);
+			return segmentData(s, segmentAt(s, n));
+		},
+		[Symbol.iterator]() {
+			const s = segmentsSlots.get(this);
+			if (s === undefined) throw new TypeError('Method %Segments.prototype%[@@iterator] called on incompatible receiver');
+			const it = ObjectCreate(SegmentIteratorPrototype);
+			segmentIteratorSlots.set(it, { segments: s, next: 0 });
+			return it;
+		},
+	});
+	const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+	const SegmentIteratorPrototype = ObjectCreate(IteratorPrototype);
+	methods(SegmentIteratorPrototype, {
+		next() {
+			const it = segmentIteratorSlots.get(this);
+			if (it === undefined) throw new TypeError('Method %SegmentIterator.prototype%.next called on incompatible receiver');
+			const s = breaks(it.segments);
+			if (it.next >= s.ends.length) return { value: undefined, done: true };
+			return { value: segmentData(s, it.next++), done: false };
+		},
+	});
+	toStringTag(SegmentIteratorPrototype, 'Segmenter String Iterator');
+	class Segmenter {
+		constructor(locales = undefined, options = undefined) {
+			const requested = canonicalizeLocaleList(locales);
+			options = getOptionsObject(options);
+			const owner = 'Intl.Segmenter';
+			const opt = ObjectCreate(null);
+			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
+			const r = resolveLocale(requested, opt, [], () => [null]);
+			const granularity = getOption(options, 'granularity', 'string', ['grapheme', 'word', 'sentence'], 'grapheme', owner);
+			segmenterSlots.set(this, { locale: r.locale, granularity });
+		}
+		segment(string) {
+			const s = thisSegmenter(this, 'segment');
+			const segments = ObjectCreate(SegmentsPrototype);
+			segmentsSlots.set(segments, { string: toText(string), granularity: s.granularity });
+			return segments;
+		}
+		resolvedOptions() {
+			const s = thisSegmenter(this, 'resolvedOptions');
+			return { locale: s.locale, granularity: s.granularity };
+		}
+	}
+	makeConstructor(Segmenter, 0, 'Intl.Segmenter');
+	for (const key of ['segment', 'resolvedOptions']) defineProperty(Segmenter.prototype, key, { enumerable: false });
+
 	// --- Locale ------------------------------------------------------------------
 
 	const localeKeys = ['ca', 'co', 'hc', 'kf', 'kn', 'nu'];
@@ -1070,7 +1162,7 @@
 			return values;
 		},
 	});
-	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['ListFormat', ListFormat], ['Locale', Locale], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules], ['RelativeTimeFormat', RelativeTimeFormat]]) {
+	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['ListFormat', ListFormat], ['Locale', Locale], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules], ['RelativeTimeFormat', RelativeTimeFormat], ['Segmenter', Segmenter]]) {
 		defineProperty(Intl, name, { value: C, writable: true, enumerable: false, configurable: true });
 	}
 
