@@ -219,6 +219,18 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 		_ = o.Set("wordLike", vm.NewArray(wordLike...))
 		return o
 	})
+	set("displayName", func(call goja.FunctionCall) goja.Value {
+		s := call.Argument(0).ToObject(vm)
+		name, ok := displayName(displayNameRequest{
+			Locale: readString(s, "dataLocale"), Type: readString(s, "type"), Style: readString(s, "style"),
+			LanguageDisplay: readString(s, "languageDisplay"), Code: call.Argument(1).String(),
+			Substitute: readString(s, "fallback") == "code",
+		})
+		if !ok {
+			return goja.Undefined()
+		}
+		return vm.ToValue(name)
+	})
 	set("supportedValues", func(call goja.FunctionCall) goja.Value {
 		values, ok := supportedValues(call.Argument(0).String())
 		if !ok {

@@ -914,6 +914,77 @@
 	for (const key of ['format', 'formatToParts', 'resolvedOptions']) defineProperty(ListFormat.prototype, key, { enumerable: false });
 
 
+	// --- DisplayNames ------------------------------------------------------------
+
+	const displayNamesSlots = makeSlots();
+	const dateTimeFields = ['era', 'year', 'quarter', 'month', 'weekOfYear', 'weekday', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'timeZoneName'];
+	// A unicode_language_id: language, script, region and variants, with
+	// no variant twice.
+	const languageId = /^([a-z]{2,3}|[a-z]{5,8})(-[a-z]{4})?(-([a-z]{2}|[0-9]{3}))?((-([a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*)$/i;
+	// canonicalCode is CanonicalCodeForDisplayNames: code checked against
+	// its type's grammar and spelled as its type's codes are.
+	const canonicalCode = (type, code) => {
+		const invalid = () => new RangeError(`invalid_argument: ${code} is not a valid ${type} code`);
+		switch (type) {
+			case 'language': {
+				const m = languageId.exec(code);
+				if (!m) throw invalid();
+				const variants = m[5] ? m[5].slice(1).toLowerCase().split('-') : [];
+				if (new Set(variants).size !== variants.length) throw invalid();
+				return canonicalize(code);
+			}
+			case 'region':
+				if (!/^([a-z]{2}|[0-9]{3})$/i.test(code)) throw invalid();
+				return code.toUpperCase();
+			case 'script':
+				if (!/^[a-z]{4}$/i.test(code)) throw invalid();
+				return code[0].toUpperCase() + code.slice(1).toLowerCase();
+			case 'currency':
+				if (!/^[a-z]{3}$/i.test(code)) throw invalid();
+				return code.toUpperCase();
+			case 'calendar':
+				if (!isTypeSequence(code)) throw invalid();
+				return code.toLowerCase();
+			default:
+				if (!dateTimeFields.includes(code)) throw invalid();
+				return code;
+		}
+	};
+	class DisplayNames {
+		constructor(locales, options) {
+			const requested = canonicalizeLocaleList(locales);
+			if (options === undefined) throw new TypeError('Intl.DisplayNames needs options with a type');
+			options = getOptionsObject(options);
+			const owner = 'Intl.DisplayNames';
+			const opt = ObjectCreate(null);
+			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
+			const r = resolveLocale(requested, opt, [], () => [null]);
+			const style = getOption(options, 'style', 'string', ['narrow', 'short', 'long'], 'long', owner);
+			const type = getOption(options, 'type', 'string', ['language', 'region', 'script', 'currency', 'calendar', 'dateTimeField'], undefined, owner);
+			if (type === undefined) throw new TypeError('Intl.DisplayNames needs the option type');
+			const fallback = getOption(options, 'fallback', 'string', ['code', 'none'], 'code', owner);
+			const languageDisplay = getOption(options, 'languageDisplay', 'string', ['dialect', 'standard'], 'dialect', owner);
+			displayNamesSlots.set(this, { locale: r.locale, dataLocale: r.dataLocale, style, type, fallback, languageDisplay });
+		}
+		of(code) {
+			const s = displayNamesSlots.get(this);
+			if (s === undefined) throw new TypeError(`Method Intl.DisplayNames.prototype.of called on incompatible receiver ${typeof this === 'symbol' ? 'Symbol()' : this}`);
+			code = canonicalCode(s.type, toText(code));
+			const name = native.displayName(s, code);
+			if (name !== undefined) return name;
+			return s.fallback === 'code' ? code : undefined;
+		}
+		resolvedOptions() {
+			const s = displayNamesSlots.get(this);
+			if (s === undefined) throw new TypeError(`Method Intl.DisplayNames.prototype.resolvedOptions called on incompatible receiver ${typeof this === 'symbol' ? 'Symbol()' : this}`);
+			const o = { locale: s.locale, style: s.style, type: s.type, fallback: s.fallback };
+			if (s.type === 'language') o.languageDisplay = s.languageDisplay;
+			return o;
+		}
+	}
+	makeConstructor(DisplayNames, 2, 'Intl.DisplayNames');
+	for (const key of ['of', 'resolvedOptions']) defineProperty(DisplayNames.prototype, key, { enumerable: false });
+
 	// --- Segmenter ---------------------------------------------------------------
 
 	const segmenterSlots = makeSlots(), segmentsSlots = makeSlots(), segmentIteratorSlots = makeSlots();
@@ -1162,7 +1233,7 @@
 			return values;
 		},
 	});
-	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['ListFormat', ListFormat], ['Locale', Locale], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules], ['RelativeTimeFormat', RelativeTimeFormat], ['Segmenter', Segmenter]]) {
+	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['DisplayNames', DisplayNames], ['ListFormat', ListFormat], ['Locale', Locale], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules], ['RelativeTimeFormat', RelativeTimeFormat], ['Segmenter', Segmenter]]) {
 		defineProperty(Intl, name, { value: C, writable: true, enumerable: false, configurable: true });
 	}
 

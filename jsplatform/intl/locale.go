@@ -12,24 +12,31 @@ var availableLocales = []string{
 	"de", "de-DE", "en", "en-GB", "en-US", "es", "es-ES", "fr", "fr-FR", "ja", "ja-JP", "zh", "zh-CN", "zh-Hans", "zh-Hans-CN",
 }
 
-// dataFor names the tables' locale that formats for an available locale.
+// dataFor is the tables of the locale that formats for an available
+// locale.
 func dataFor(locale string) *localeData {
-	if d, ok := localeTables[locale]; ok {
-		return d()
+	return localeTables[dataLocaleOf(locale)]()
+}
+
+// dataLocaleOf names the tables' locale for an available locale: itself,
+// or its language's (en-GB stays; ja is ja-JP); en-US for the others.
+func dataLocaleOf(locale string) string {
+	if _, ok := localeTables[locale]; ok {
+		return locale
 	}
 	switch strings.SplitN(locale, "-", 2)[0] {
 	case "de":
-		return localeTables["de-DE"]()
+		return "de-DE"
 	case "fr":
-		return localeTables["fr-FR"]()
+		return "fr-FR"
 	case "es":
-		return localeTables["es-ES"]()
+		return "es-ES"
 	case "ja":
-		return localeTables["ja-JP"]()
+		return "ja-JP"
 	case "zh":
-		return localeTables["zh-CN"]()
+		return "zh-CN"
 	}
-	return localeTables["en-US"]()
+	return "en-US"
 }
 
 // languageAliases replace deprecated language subtags (CLDR's aliases
