@@ -41,6 +41,13 @@
 			defineProperty(target, key, d);
 		}
 	};
+	// receiverText describes a wrong receiver without calling into it (its
+	// own toString may be the method that refused it).
+	const receiverText = (o) => {
+		if (typeof o === 'symbol') return 'Symbol()';
+		if (isObject(o)) return typeof o === 'function' ? 'function' : '#<Object>';
+		return typeof o === 'string' ? `"${o}"` : StringValue(o);
+	};
 	const toStringTag = (proto, tag) => defineProperty(proto, Symbol.toStringTag, { value: tag, configurable: true });
 
 	// --- Locales -----------------------------------------------------------
@@ -426,7 +433,7 @@
 
 	const thisNumberFormat = (nf, method) => {
 		const s = numberFormatSlots.get(nf);
-		if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${method} called on incompatible receiver ${typeof nf === 'symbol' ? 'Symbol()' : nf}`);
+		if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${method} called on incompatible receiver ${receiverText(nf)}`);
 		return s;
 	};
 
@@ -529,7 +536,7 @@
 
 	const thisCollator = (c, method) => {
 		const s = collatorSlots.get(c);
-		if (s === undefined) throw new TypeError(`Method Intl.Collator.prototype.${method} called on incompatible receiver ${typeof c === 'symbol' ? 'Symbol()' : c}`);
+		if (s === undefined) throw new TypeError(`Method Intl.Collator.prototype.${method} called on incompatible receiver ${receiverText(c)}`);
 		return s;
 	};
 
@@ -567,7 +574,7 @@
 	const pluralSlots = makeSlots();
 	const thisPluralRules = (p, method) => {
 		const s = pluralSlots.get(p);
-		if (s === undefined) throw new TypeError(`Method Intl.PluralRules.prototype.${method} called on incompatible receiver ${typeof p === 'symbol' ? 'Symbol()' : p}`);
+		if (s === undefined) throw new TypeError(`Method Intl.PluralRules.prototype.${method} called on incompatible receiver ${receiverText(p)}`);
 		return s;
 	};
 	class PluralRules {
@@ -745,7 +752,7 @@
 
 	const thisDateTimeFormat = (dtf, method) => {
 		const s = dateTimeFormatSlots.get(dtf);
-		if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${method} called on incompatible receiver ${typeof dtf === 'symbol' ? 'Symbol()' : dtf}`);
+		if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${method} called on incompatible receiver ${receiverText(dtf)}`);
 		return s;
 	};
 
@@ -802,7 +809,7 @@
 	const relativeUnits = ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second'];
 	const thisRelative = (o, method) => {
 		const s = relativeSlots.get(o);
-		if (s === undefined) throw new TypeError(`Method Intl.RelativeTimeFormat.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		if (s === undefined) throw new TypeError(`Method Intl.RelativeTimeFormat.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
 		return s;
 	};
 	const relativeParts = (s, value, unit) => {
@@ -850,14 +857,14 @@
 	const listSlots = makeSlots();
 	const thisList = (o, method) => {
 		const s = listSlots.get(o);
-		if (s === undefined) throw new TypeError(`Method Intl.ListFormat.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		if (s === undefined) throw new TypeError(`Method Intl.ListFormat.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
 		return s;
 	};
 	const stringList = (iterable) => {
 		const list = [];
 		if (iterable === undefined) return list;
 		for (const item of iterable) {
-			if (typeof item !== 'string') throw new TypeError(`Iterable yielded ${typeof item === 'symbol' ? 'Symbol()' : item} which is not a string`);
+			if (typeof item !== 'string') throw new TypeError(`Iterable yielded ${receiverText(item)} which is not a string`);
 			list.push(item);
 		}
 		return list;
@@ -968,7 +975,7 @@
 		}
 		of(code) {
 			const s = displayNamesSlots.get(this);
-			if (s === undefined) throw new TypeError(`Method Intl.DisplayNames.prototype.of called on incompatible receiver ${typeof this === 'symbol' ? 'Symbol()' : this}`);
+			if (s === undefined) throw new TypeError(`Method Intl.DisplayNames.prototype.of called on incompatible receiver ${receiverText(this)}`);
 			code = canonicalCode(s.type, toText(code));
 			const name = native.displayName(s, code);
 			if (name !== undefined) return name;
@@ -976,7 +983,7 @@
 		}
 		resolvedOptions() {
 			const s = displayNamesSlots.get(this);
-			if (s === undefined) throw new TypeError(`Method Intl.DisplayNames.prototype.resolvedOptions called on incompatible receiver ${typeof this === 'symbol' ? 'Symbol()' : this}`);
+			if (s === undefined) throw new TypeError(`Method Intl.DisplayNames.prototype.resolvedOptions called on incompatible receiver ${receiverText(this)}`);
 			const o = { locale: s.locale, style: s.style, type: s.type, fallback: s.fallback };
 			if (s.type === 'language') o.languageDisplay = s.languageDisplay;
 			return o;
@@ -990,7 +997,7 @@
 	const segmenterSlots = makeSlots(), segmentsSlots = makeSlots(), segmentIteratorSlots = makeSlots();
 	const thisSegmenter = (o, method) => {
 		const s = segmenterSlots.get(o);
-		if (s === undefined) throw new TypeError(`Method Intl.Segmenter.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		if (s === undefined) throw new TypeError(`Method Intl.Segmenter.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
 		return s;
 	};
 	// breaks are where a Segments object's string breaks, found the first
@@ -1133,15 +1140,20 @@
 			if (script !== undefined && !/^[a-z]{4}$/i.test(script)) throw new RangeError('Incorrect locale information provided');
 			const region = getOption(options, 'region', 'string', undefined, undefined);
 			if (region !== undefined && !/^([a-z]{2}|\d{3})$/i.test(region)) throw new RangeError('Incorrect locale information provided');
+			const variantsOption = getOption(options, 'variants', 'string', undefined, undefined);
+			if (variantsOption !== undefined) {
+				const list = variantsOption.toLowerCase().split('-');
+				if (!list.every((v) => /^([a-z0-9]{5,8}|[0-9][a-z0-9]{3})$/.test(v)) || new Set(list).size !== list.length) throw new RangeError('Incorrect locale information provided');
+			}
 			tag = canonicalize(tag);
-			if (language !== undefined || script !== undefined || region !== undefined) {
+			if (language !== undefined || script !== undefined || region !== undefined || variantsOption !== undefined) {
 				const { noExtension } = splitTag(tag);
 				const base = baseNameOf(noExtension).split('-');
 				const rest = noExtension.slice(baseNameOf(noExtension).length);
 				let lang = base[0], scr, reg, i = 1;
 				if (base[i] && base[i].length === 4) scr = base[i++];
 				if (base[i] && (base[i].length === 2 || /^\d{3}$/.test(base[i]))) reg = base[i++];
-				const variants = base.slice(i);
+				const variants = variantsOption !== undefined ? variantsOption.split('-') : base.slice(i);
 				if (language !== undefined) lang = language;
 				if (script !== undefined) scr = script;
 				if (region !== undefined) reg = region;
@@ -1205,10 +1217,16 @@
 			const i = p[1] && p[1].length === 4 ? 2 : 1;
 			return p[i] && (p[i].length === 2 || /^\d{3}$/.test(p[i])) ? p[i] : undefined;
 		}
+		get variants() {
+			const p = baseNameOf(thisLocale(this, 'variants').tag).split('-');
+			let i = p[1] && p[1].length === 4 ? 2 : 1;
+			if (p[i] && (p[i].length === 2 || /^\d{3}$/.test(p[i]))) i++;
+			return i < p.length ? p.slice(i).join('-') : undefined;
+		}
 	}
 	const thisLocale = (o, method) => {
 		const s = localeSlots.get(o);
-		if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
 		return s;
 	};
 	defineProperty(Locale, 'length', { value: 1, configurable: true });
