@@ -6,7 +6,7 @@
 // defaults that returns { Intl, repairPrototypes }.
 (function (native, defaultLocaleWanted, defaultTimeZoneWanted) {
 	'use strict';
-	const ObjectCreate = Object.create, defineProperty = Object.defineProperty;
+	const ObjectCreate = Object.create, defineProperty = Object.defineProperty, ObjectToString = Object.prototype.toString;
 	const ArrayIsArray = Array.isArray;
 	const WeakMapGet = WeakMap.prototype.get, WeakMapSet = WeakMap.prototype.set, WeakMapHas = WeakMap.prototype.has;
 	const StringValue = String, NumberValue = native.toNumber;
@@ -45,7 +45,7 @@
 	// own toString may be the method that refused it).
 	const receiverText = (o) => {
 		if (typeof o === 'symbol') return 'Symbol()';
-		if (isObject(o)) return typeof o === 'function' ? 'function' : '#<Object>';
+		if (isObject(o)) return ObjectToString.call(o);
 		return typeof o === 'string' ? `"${o}"` : StringValue(o);
 	};
 	const toStringTag = (proto, tag) => defineProperty(proto, Symbol.toStringTag, { value: tag, configurable: true });
