@@ -334,8 +334,11 @@ func likelySubtags(tag string, maximize bool) string {
 		return tag
 	}
 	base, _ := t.Base()
-	script, _ := t.Script()
-	region, _ := t.Region()
+	script, scriptConfidence := t.Script()
+	region, regionConfidence := t.Region()
+	if scriptConfidence == language.No || regionConfidence == language.No {
+		return tag // no likely subtags for the language: it stays as it is
+	}
 	var variants []string
 	for _, p := range parts[1:end] {
 		if len(p) >= 4 && !(len(p) == 4 && p[0] > '9') {

@@ -92,14 +92,14 @@
 			if (typeof kValue !== 'string' && !isObject(kValue)) throw new TypeError('Language ID should be string or object.');
 			const tag = localeSlots.has(kValue) ? localeSlots.get(kValue).tag : toText(kValue);
 			const canonical = canonicalize(tag);
-			if (!seen.includes(canonical)) seen.push(canonical);
+			if (!seen.includes(canonical)) seen[seen.length] = canonical; // not push, which a script may replace
 		}
 		return seen;
 	};
 
 	const removeUnicodeExtension = (locale) => {
 		const m = /-u((?:-[a-z0-9]{2,8})+?)(?=-[a-z0-9]-|$)/.exec(locale);
-		if (!m || /^x-|-x-/.test(locale.slice(0, m.index))) return [locale, ''];
+		if (!m || /(^|-)x-/.test(locale.slice(0, m.index + 1))) return [locale, ''];
 		return [locale.slice(0, m.index) + locale.slice(m.index + m[0].length), m[0]];
 	};
 
@@ -205,7 +205,7 @@
 		getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit');
 		const out = [];
 		for (const locale of requested) {
-			if (bestAvailableLocale(removeUnicodeExtension(locale)[0]) !== undefined) out.push(locale);
+			if (bestAvailableLocale(removeUnicodeExtension(locale)[0]) !== undefined) out[out.length] = locale;
 		}
 		return out;
 	};
@@ -1210,16 +1210,16 @@
 		get language() { return baseNameOf(thisLocale(this, 'language').tag).split('-')[0]; }
 		get script() {
 			const p = baseNameOf(thisLocale(this, 'script').tag).split('-');
-			return p[1] && p[1].length === 4 ? p[1] : undefined;
+			return /^[a-z]{4}$/i.test(p[1] || '') ? p[1] : undefined;
 		}
 		get region() {
 			const p = baseNameOf(thisLocale(this, 'region').tag).split('-');
-			const i = p[1] && p[1].length === 4 ? 2 : 1;
+			const i = /^[a-z]{4}$/i.test(p[1] || '') ? 2 : 1;
 			return p[i] && (p[i].length === 2 || /^\d{3}$/.test(p[i])) ? p[i] : undefined;
 		}
 		get variants() {
 			const p = baseNameOf(thisLocale(this, 'variants').tag).split('-');
-			let i = p[1] && p[1].length === 4 ? 2 : 1;
+			let i = /^[a-z]{4}$/i.test(p[1] || '') ? 2 : 1;
 			if (p[i] && (p[i].length === 2 || /^\d{3}$/.test(p[i]))) i++;
 			return i < p.length ? p.slice(i).join('-') : undefined;
 		}

@@ -39,25 +39,6 @@ func dataLocaleOf(locale string) string {
 	return "en-US"
 }
 
-// languageAliases replace deprecated language subtags (CLDR's aliases
-// scripts meet).
-var languageAliases = map[string]string{
-	"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro", "tl": "fil", "cmn": "zh", "sh": "sr-Latn",
-	"no": "no", "aju": "jrb", "als": "sq", "arb": "ar", "ayr": "ay", "azj": "az", "bcc": "bal", "bcl": "bik",
-	"bxk": "luy", "bxr": "bua", "cld": "syr", "cwd": "cr", "dgo": "doi", "dhd": "mwr", "dik": "din",
-	"diq": "zza", "lbk": "bnc", "ekk": "et", "emk": "man", "esk": "ik", "fat": "ak", "fuc": "ff", "gaz": "om",
-	"gbo": "grb", "gno": "gon", "gug": "gn", "gya": "gba", "hdn": "hai", "hea": "hmn", "ike": "iu",
-	"kmr": "ku", "knc": "kr", "kng": "kg", "knn": "kok", "kpv": "kv", "lvs": "lv", "mhr": "chm", "mup": "raj",
-	"khk": "mn", "npi": "ne", "ojg": "oj", "ory": "or", "pbu": "ps", "pes": "fa", "plt": "mg", "pnb": "lah",
-	"quz": "qu", "rmy": "rom", "spy": "kln", "src": "sc", "swh": "sw", "ttq": "tmh", "tw": "ak",
-	"umu": "del", "uzn": "uz", "xpe": "kpe", "xsl": "den", "ydd": "yi", "zai": "zap", "zsm": "ms", "zyb": "za",
-}
-
-// regionAliases replace deprecated region subtags.
-var regionAliases = map[string]string{
-	"DD": "DE", "FX": "FR", "TP": "TL", "YD": "YE", "ZR": "CD", "BU": "MM", "UK": "GB", "QU": "EU",
-}
-
 func isAlpha(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i] | 0x20
@@ -181,19 +162,9 @@ func canonicalizeTag(tag string) (string, bool) {
 		extensions[s[0]] = canon
 		singletons = append(singletons, s[0])
 	}
-	if alias, ok := languageAliases[language]; ok {
-		if l, s, found := strings.Cut(alias, "-"); found {
-			language = l
-			if script == "" {
-				script = s
-			}
-		} else {
-			language = alias
-		}
-	}
-	if alias, ok := regionAliases[region]; ok {
-		region = alias
-	}
+	id := languageID{language: language, script: script, region: region, variants: variants}
+	id.applyAliases()
+	language, script, region, variants = id.language, id.script, id.region, id.variants
 	slices.Sort(variants)
 	slices.Sort(singletons)
 	parts := []string{language}
@@ -244,6 +215,7 @@ func canonicalUnicodeExtension(body []string) (string, bool) {
 		if slices.ContainsFunc(keywords, func(k keyword) bool { return k.key == key }) {
 			continue
 		}
+		value = unicodeValueAlias(key, value)
 		if len(value) == 1 && value[0] == "true" {
 			value = nil
 		}
@@ -269,9 +241,11 @@ func canonicalTransformedExtension(body []string) (string, bool) {
 			lang = append(lang, body[i])
 			i++
 		}
-		if _, ok := canonicalizeTag(strings.Join(lang, "-")); !ok {
+		c, ok := canonicalizeTag(strings.Join(lang, "-"))
+		if !ok {
 			return "", false
 		}
+		lang = strings.Split(strings.ToLower(c), "-")
 	}
 	type field struct {
 		key   string
@@ -292,7 +266,7 @@ func canonicalTransformedExtension(body []string) (string, bool) {
 		if len(value) == 0 || slices.ContainsFunc(fields, func(f field) bool { return f.key == key }) {
 			return "", false
 		}
-		fields = append(fields, field{key, value})
+		fields = append(fields, field{key, transformValueAlias(key, value)})
 	}
 	if len(lang) == 0 && len(fields) == 0 {
 		return "", false

@@ -182,6 +182,15 @@ for (const l of locales) {
 add(`JSON.stringify(new Intl.DisplayNames("de", {type: "language"}).resolvedOptions())`);
 add(`JSON.stringify(new Intl.DisplayNames("en", {type: "region", style: "short", fallback: "none"}).resolvedOptions())`);
 
+// Canonicalization by CLDR's aliases.
+for (const tag of ["sh", "sh-Cyrl", "cnr", "cnr-BA", "ru-SU", "hy-SU", "und-Armn-SU", "sr-CS", "az-NT", "sgn-GR", "art-lojban", "cel-gaulish",
+  "zh-hakka", "ja-latn-hepburn-heploc", "aar-x-private", "ces", "hy-arevmda", "iw-IL", "in", "mo", "de-DD", "en-UK",
+  "und-u-ca-islamicc", "und-u-ca-ethiopic-amete-alem", "und-u-ks-primary", "und-u-ms-imperial", "und-u-kb-yes", "und-u-tz-eire",
+  "und-u-tz-cnckg", "und-u-rg-no23", "und-NO-u-sd-no23", "en-t-iw", "und-Latn-t-und-hani-m0-names", "sl-t-sl-rozaj-biske-1994",
+  "en-x-u-foo", "en-u-baz-a-bar-x-u-foo"]) {
+  add(`Intl.getCanonicalLocales(${q(tag)})[0]`);
+}
+
 const out = [];
 for (const expr of cases) {
   let want;
