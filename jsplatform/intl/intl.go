@@ -204,6 +204,33 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 	set("changeCase", func(call goja.FunctionCall) goja.Value {
 		return vm.ToValue(changeCase(call.Argument(0).String(), call.Argument(1).String(), call.Argument(2).ToBoolean()))
 	})
+	set("segment", func(call goja.FunctionCall) goja.Value {
+		b := segment(call.Argument(0).String(), call.Argument(1).String())
+		o := vm.NewObject()
+		ends := make([]any, len(b.Ends))
+		for i, e := range b.Ends {
+			ends[i] = e
+		}
+		_ = o.Set("ends", vm.NewArray(ends...))
+		wordLike := make([]any, len(b.WordLike))
+		for i, w := range b.WordLike {
+			wordLike[i] = w
+		}
+		_ = o.Set("wordLike", vm.NewArray(wordLike...))
+		return o
+	})
+	set("displayName", func(call goja.FunctionCall) goja.Value {
+		s := call.Argument(0).ToObject(vm)
+		name, ok := displayName(displayNameRequest{
+			Locale: readString(s, "dataLocale"), Type: readString(s, "type"), Style: readString(s, "style"),
+			LanguageDisplay: readString(s, "languageDisplay"), Code: call.Argument(1).String(),
+			Substitute: readString(s, "fallback") == "code",
+		})
+		if !ok {
+			return goja.Undefined()
+		}
+		return vm.ToValue(name)
+	})
 	set("supportedValues", func(call goja.FunctionCall) goja.Value {
 		values, ok := supportedValues(call.Argument(0).String())
 		if !ok {
@@ -307,8 +334,11 @@ func likelySubtags(tag string, maximize bool) string {
 		return tag
 	}
 	base, _ := t.Base()
-	script, _ := t.Script()
-	region, _ := t.Region()
+	script, scriptConfidence := t.Script()
+	region, regionConfidence := t.Region()
+	if scriptConfidence == language.No || regionConfidence == language.No {
+		return tag // no likely subtags for the language: it stays as it is
+	}
 	var variants []string
 	for _, p := range parts[1:end] {
 		if len(p) >= 4 && !(len(p) == 4 && p[0] > '9') {

@@ -6,7 +6,7 @@
 // defaults that returns { Intl, repairPrototypes }.
 (function (native, defaultLocaleWanted, defaultTimeZoneWanted) {
 	'use strict';
-	const ObjectCreate = Object.create, defineProperty = Object.defineProperty;
+	const ObjectCreate = Object.create, defineProperty = Object.defineProperty, ObjectToString = Object.prototype.toString;
 	const ArrayIsArray = Array.isArray;
 	const WeakMapGet = WeakMap.prototype.get, WeakMapSet = WeakMap.prototype.set, WeakMapHas = WeakMap.prototype.has;
 	const StringValue = String, NumberValue = native.toNumber;
@@ -40,6 +40,13 @@
 			d.enumerable = false;
 			defineProperty(target, key, d);
 		}
+	};
+	// receiverText describes a wrong receiver without calling into it (its
+	// own toString may be the method that refused it).
+	const receiverText = (o) => {
+		if (typeof o === 'symbol') return 'Symbol()';
+		if (isObject(o)) return ObjectToString.call(o);
+		return typeof o === 'string' ? `"${o}"` : StringValue(o);
 	};
 	const toStringTag = (proto, tag) => defineProperty(proto, Symbol.toStringTag, { value: tag, configurable: true });
 
@@ -85,14 +92,14 @@
 			if (typeof kValue !== 'string' && !isObject(kValue)) throw new TypeError('Language ID should be string or object.');
 			const tag = localeSlots.has(kValue) ? localeSlots.get(kValue).tag : toText(kValue);
 			const canonical = canonicalize(tag);
-			if (!seen.includes(canonical)) seen.push(canonical);
+			if (!seen.includes(canonical)) seen[seen.length] = canonical; // not push, which a script may replace
 		}
 		return seen;
 	};
 
 	const removeUnicodeExtension = (locale) => {
 		const m = /-u((?:-[a-z0-9]{2,8})+?)(?=-[a-z0-9]-|$)/.exec(locale);
-		if (!m || /^x-|-x-/.test(locale.slice(0, m.index))) return [locale, ''];
+		if (!m || /(^|-)x-/.test(locale.slice(0, m.index + 1))) return [locale, ''];
 		return [locale.slice(0, m.index) + locale.slice(m.index + m[0].length), m[0]];
 	};
 
@@ -198,7 +205,7 @@
 		getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit');
 		const out = [];
 		for (const locale of requested) {
-			if (bestAvailableLocale(removeUnicodeExtension(locale)[0]) !== undefined) out.push(locale);
+			if (bestAvailableLocale(removeUnicodeExtension(locale)[0]) !== undefined) out[out.length] = locale;
 		}
 		return out;
 	};
@@ -426,7 +433,7 @@
 
 	const thisNumberFormat = (nf, method) => {
 		const s = numberFormatSlots.get(nf);
-		if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${method} called on incompatible receiver ${typeof nf === 'symbol' ? 'Symbol()' : nf}`);
+		if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${method} called on incompatible receiver ${receiverText(nf)}`);
 		return s;
 	};
 
@@ -529,7 +536,7 @@
 
 	const thisCollator = (c, method) => {
 		const s = collatorSlots.get(c);
-		if (s === undefined) throw new TypeError(`Method Intl.Collator.prototype.${method} called on incompatible receiver ${typeof c === 'symbol' ? 'Symbol()' : c}`);
+		if (s === undefined) throw new TypeError(`Method Intl.Collator.prototype.${method} called on incompatible receiver ${receiverText(c)}`);
 		return s;
 	};
 
@@ -567,7 +574,7 @@
 	const pluralSlots = makeSlots();
 	const thisPluralRules = (p, method) => {
 		const s = pluralSlots.get(p);
-		if (s === undefined) throw new TypeError(`Method Intl.PluralRules.prototype.${method} called on incompatible receiver ${typeof p === 'symbol' ? 'Symbol()' : p}`);
+		if (s === undefined) throw new TypeError(`Method Intl.PluralRules.prototype.${method} called on incompatible receiver ${receiverText(p)}`);
 		return s;
 	};
 	class PluralRules {
@@ -745,7 +752,7 @@
 
 	const thisDateTimeFormat = (dtf, method) => {
 		const s = dateTimeFormatSlots.get(dtf);
-		if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${method} called on incompatible receiver ${typeof dtf === 'symbol' ? 'Symbol()' : dtf}`);
+		if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${method} called on incompatible receiver ${receiverText(dtf)}`);
 		return s;
 	};
 
@@ -802,7 +809,7 @@
 	const relativeUnits = ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second'];
 	const thisRelative = (o, method) => {
 		const s = relativeSlots.get(o);
-		if (s === undefined) throw new TypeError(`Method Intl.RelativeTimeFormat.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		if (s === undefined) throw new TypeError(`Method Intl.RelativeTimeFormat.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
 		return s;
 	};
 	const relativeParts = (s, value, unit) => {
@@ -850,14 +857,14 @@
 	const listSlots = makeSlots();
 	const thisList = (o, method) => {
 		const s = listSlots.get(o);
-		if (s === undefined) throw new TypeError(`Method Intl.ListFormat.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		if (s === undefined) throw new TypeError(`Method Intl.ListFormat.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
 		return s;
 	};
 	const stringList = (iterable) => {
 		const list = [];
 		if (iterable === undefined) return list;
 		for (const item of iterable) {
-			if (typeof item !== 'string') throw new TypeError(`Iterable yielded ${typeof item === 'symbol' ? 'Symbol()' : item} which is not a string`);
+			if (typeof item !== 'string') throw new TypeError(`Iterable yielded ${receiverText(item)} which is not a string`);
 			list.push(item);
 		}
 		return list;
@@ -913,6 +920,169 @@
 	makeConstructor(ListFormat, 0, 'Intl.ListFormat');
 	for (const key of ['format', 'formatToParts', 'resolvedOptions']) defineProperty(ListFormat.prototype, key, { enumerable: false });
 
+
+	// --- DisplayNames ------------------------------------------------------------
+
+	const displayNamesSlots = makeSlots();
+	const dateTimeFields = ['era', 'year', 'quarter', 'month', 'weekOfYear', 'weekday', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'timeZoneName'];
+	// A unicode_language_id: language, script, region and variants, with
+	// no variant twice.
+	const languageId = /^([a-z]{2,3}|[a-z]{5,8})(-[a-z]{4})?(-([a-z]{2}|[0-9]{3}))?((-([a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*)$/i;
+	// canonicalCode is CanonicalCodeForDisplayNames: code checked against
+	// its type's grammar and spelled as its type's codes are.
+	const canonicalCode = (type, code) => {
+		const invalid = () => new RangeError(`invalid_argument: ${code} is not a valid ${type} code`);
+		switch (type) {
+			case 'language': {
+				const m = languageId.exec(code);
+				if (!m) throw invalid();
+				const variants = m[5] ? m[5].slice(1).toLowerCase().split('-') : [];
+				if (new Set(variants).size !== variants.length) throw invalid();
+				return canonicalize(code);
+			}
+			case 'region':
+				if (!/^([a-z]{2}|[0-9]{3})$/i.test(code)) throw invalid();
+				return code.toUpperCase();
+			case 'script':
+				if (!/^[a-z]{4}$/i.test(code)) throw invalid();
+				return code[0].toUpperCase() + code.slice(1).toLowerCase();
+			case 'currency':
+				if (!/^[a-z]{3}$/i.test(code)) throw invalid();
+				return code.toUpperCase();
+			case 'calendar':
+				if (!isTypeSequence(code)) throw invalid();
+				return code.toLowerCase();
+			default:
+				if (!dateTimeFields.includes(code)) throw invalid();
+				return code;
+		}
+	};
+	class DisplayNames {
+		constructor(locales, options) {
+			const requested = canonicalizeLocaleList(locales);
+			if (options === undefined) throw new TypeError('Intl.DisplayNames needs options with a type');
+			options = getOptionsObject(options);
+			const owner = 'Intl.DisplayNames';
+			const opt = ObjectCreate(null);
+			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
+			const r = resolveLocale(requested, opt, [], () => [null]);
+			const style = getOption(options, 'style', 'string', ['narrow', 'short', 'long'], 'long', owner);
+			const type = getOption(options, 'type', 'string', ['language', 'region', 'script', 'currency', 'calendar', 'dateTimeField'], undefined, owner);
+			if (type === undefined) throw new TypeError('Intl.DisplayNames needs the option type');
+			const fallback = getOption(options, 'fallback', 'string', ['code', 'none'], 'code', owner);
+			const languageDisplay = getOption(options, 'languageDisplay', 'string', ['dialect', 'standard'], 'dialect', owner);
+			displayNamesSlots.set(this, { locale: r.locale, dataLocale: r.dataLocale, style, type, fallback, languageDisplay });
+		}
+		of(code) {
+			const s = displayNamesSlots.get(this);
+			if (s === undefined) throw new TypeError(`Method Intl.DisplayNames.prototype.of called on incompatible receiver ${receiverText(this)}`);
+			code = canonicalCode(s.type, toText(code));
+			const name = native.displayName(s, code);
+			if (name !== undefined) return name;
+			return s.fallback === 'code' ? code : undefined;
+		}
+		resolvedOptions() {
+			const s = displayNamesSlots.get(this);
+			if (s === undefined) throw new TypeError(`Method Intl.DisplayNames.prototype.resolvedOptions called on incompatible receiver ${receiverText(this)}`);
+			const o = { locale: s.locale, style: s.style, type: s.type, fallback: s.fallback };
+			if (s.type === 'language') o.languageDisplay = s.languageDisplay;
+			return o;
+		}
+	}
+	makeConstructor(DisplayNames, 2, 'Intl.DisplayNames');
+	for (const key of ['of', 'resolvedOptions']) defineProperty(DisplayNames.prototype, key, { enumerable: false });
+
+	// --- Segmenter ---------------------------------------------------------------
+
+	const segmenterSlots = makeSlots(), segmentsSlots = makeSlots(), segmentIteratorSlots = makeSlots();
+	const thisSegmenter = (o, method) => {
+		const s = segmenterSlots.get(o);
+		if (s === undefined) throw new TypeError(`Method Intl.Segmenter.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
+		return s;
+	};
+	// breaks are where a Segments object's string breaks, found the first
+	// time they are asked for.
+	const breaks = (s) => {
+		if (s.ends === undefined) {
+			const b = native.segment(s.string, s.granularity);
+			s.ends = b.ends;
+			s.wordLike = b.wordLike;
+		}
+		return s;
+	};
+	// segmentData is CreateSegmentDataObject for the segment that ends at
+	// ends[i].
+	const segmentData = (s, i) => {
+		const start = i === 0 ? 0 : s.ends[i - 1], end = s.ends[i];
+		const o = { segment: s.string.slice(start, end), index: start, input: s.string };
+		if (s.granularity === 'word') o.isWordLike = s.wordLike[i];
+		return o;
+	};
+	// segmentAt finds the segment holding code unit n by binary search.
+	const segmentAt = (s, n) => {
+		let lo = 0, hi = s.ends.length - 1;
+		while (lo < hi) {
+			const mid = (lo + hi) >> 1;
+			if (s.ends[mid] <= n) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	};
+	const SegmentsPrototype = {};
+	methods(SegmentsPrototype, {
+		containing(index) {
+			const s = segmentsSlots.get(this);
+			if (s === undefined) throw new TypeError('Method %Segments.prototype%.containing called on incompatible receiver');
+			let n = +index; // ToNumber: a BigInt or a Symbol throws
+			n = Number.isNaN(n) ? 0 : Math.trunc(n);
+			if (n < 0 || n >= s.string.length) return undefined;
+			breaks(s);
+			return segmentData(s, segmentAt(s, n));
+		},
+		[Symbol.iterator]() {
+			const s = segmentsSlots.get(this);
+			if (s === undefined) throw new TypeError('Method %Segments.prototype%[@@iterator] called on incompatible receiver');
+			const it = ObjectCreate(SegmentIteratorPrototype);
+			segmentIteratorSlots.set(it, { segments: s, next: 0 });
+			return it;
+		},
+	});
+	const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+	const SegmentIteratorPrototype = ObjectCreate(IteratorPrototype);
+	methods(SegmentIteratorPrototype, {
+		next() {
+			const it = segmentIteratorSlots.get(this);
+			if (it === undefined) throw new TypeError('Method %SegmentIterator.prototype%.next called on incompatible receiver');
+			const s = breaks(it.segments);
+			if (it.next >= s.ends.length) return { value: undefined, done: true };
+			return { value: segmentData(s, it.next++), done: false };
+		},
+	});
+	toStringTag(SegmentIteratorPrototype, 'Segmenter String Iterator');
+	class Segmenter {
+		constructor(locales = undefined, options = undefined) {
+			const requested = canonicalizeLocaleList(locales);
+			options = getOptionsObject(options);
+			const owner = 'Intl.Segmenter';
+			const opt = ObjectCreate(null);
+			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
+			const r = resolveLocale(requested, opt, [], () => [null]);
+			const granularity = getOption(options, 'granularity', 'string', ['grapheme', 'word', 'sentence'], 'grapheme', owner);
+			segmenterSlots.set(this, { locale: r.locale, granularity });
+		}
+		segment(string) {
+			const s = thisSegmenter(this, 'segment');
+			const segments = ObjectCreate(SegmentsPrototype);
+			segmentsSlots.set(segments, { string: toText(string), granularity: s.granularity });
+			return segments;
+		}
+		resolvedOptions() {
+			const s = thisSegmenter(this, 'resolvedOptions');
+			return { locale: s.locale, granularity: s.granularity };
+		}
+	}
+	makeConstructor(Segmenter, 0, 'Intl.Segmenter');
+	for (const key of ['segment', 'resolvedOptions']) defineProperty(Segmenter.prototype, key, { enumerable: false });
 
 	// --- Locale ------------------------------------------------------------------
 
@@ -970,15 +1140,20 @@
 			if (script !== undefined && !/^[a-z]{4}$/i.test(script)) throw new RangeError('Incorrect locale information provided');
 			const region = getOption(options, 'region', 'string', undefined, undefined);
 			if (region !== undefined && !/^([a-z]{2}|\d{3})$/i.test(region)) throw new RangeError('Incorrect locale information provided');
+			const variantsOption = getOption(options, 'variants', 'string', undefined, undefined);
+			if (variantsOption !== undefined) {
+				const list = variantsOption.toLowerCase().split('-');
+				if (!list.every((v) => /^([a-z0-9]{5,8}|[0-9][a-z0-9]{3})$/.test(v)) || new Set(list).size !== list.length) throw new RangeError('Incorrect locale information provided');
+			}
 			tag = canonicalize(tag);
-			if (language !== undefined || script !== undefined || region !== undefined) {
+			if (language !== undefined || script !== undefined || region !== undefined || variantsOption !== undefined) {
 				const { noExtension } = splitTag(tag);
 				const base = baseNameOf(noExtension).split('-');
 				const rest = noExtension.slice(baseNameOf(noExtension).length);
 				let lang = base[0], scr, reg, i = 1;
 				if (base[i] && base[i].length === 4) scr = base[i++];
 				if (base[i] && (base[i].length === 2 || /^\d{3}$/.test(base[i]))) reg = base[i++];
-				const variants = base.slice(i);
+				const variants = variantsOption !== undefined ? variantsOption.split('-') : base.slice(i);
 				if (language !== undefined) lang = language;
 				if (script !== undefined) scr = script;
 				if (region !== undefined) reg = region;
@@ -1035,17 +1210,23 @@
 		get language() { return baseNameOf(thisLocale(this, 'language').tag).split('-')[0]; }
 		get script() {
 			const p = baseNameOf(thisLocale(this, 'script').tag).split('-');
-			return p[1] && p[1].length === 4 ? p[1] : undefined;
+			return /^[a-z]{4}$/i.test(p[1] || '') ? p[1] : undefined;
 		}
 		get region() {
 			const p = baseNameOf(thisLocale(this, 'region').tag).split('-');
-			const i = p[1] && p[1].length === 4 ? 2 : 1;
+			const i = /^[a-z]{4}$/i.test(p[1] || '') ? 2 : 1;
 			return p[i] && (p[i].length === 2 || /^\d{3}$/.test(p[i])) ? p[i] : undefined;
+		}
+		get variants() {
+			const p = baseNameOf(thisLocale(this, 'variants').tag).split('-');
+			let i = /^[a-z]{4}$/i.test(p[1] || '') ? 2 : 1;
+			if (p[i] && (p[i].length === 2 || /^\d{3}$/.test(p[i]))) i++;
+			return i < p.length ? p.slice(i).join('-') : undefined;
 		}
 	}
 	const thisLocale = (o, method) => {
 		const s = localeSlots.get(o);
-		if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
 		return s;
 	};
 	defineProperty(Locale, 'length', { value: 1, configurable: true });
@@ -1070,7 +1251,7 @@
 			return values;
 		},
 	});
-	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['ListFormat', ListFormat], ['Locale', Locale], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules], ['RelativeTimeFormat', RelativeTimeFormat]]) {
+	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['DisplayNames', DisplayNames], ['ListFormat', ListFormat], ['Locale', Locale], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules], ['RelativeTimeFormat', RelativeTimeFormat], ['Segmenter', Segmenter]]) {
 		defineProperty(Intl, name, { value: C, writable: true, enumerable: false, configurable: true });
 	}
 
