@@ -48,6 +48,10 @@
 		if (isObject(o)) return ObjectToString.call(o);
 		return typeof o === 'string' ? `"${o}"` : StringValue(o);
 	};
+	// fallbackSymbol is %Intl%.[[FallbackSymbol]], where a legacy call of
+	// NumberFormat or DateTimeFormat leaves the object it made.
+	const fallbackSymbol = Symbol('IntlLegacyConstructedSymbol');
+	const hasInstance = Function.prototype[Symbol.hasInstance];
 	// record makes an object's internal slots: without a prototype, so that
 	// what a script puts on Object.prototype never sees or refuses them.
 	const ObjectAssign = Object.assign;
@@ -365,7 +369,7 @@
 	};
 
 	const numberFormatSlots = makeSlots();
-	const numberKeyData = (locale, key) => (key === 'nu' ? ['latn'] : [null]);
+	const numberKeyData = (locale, key) => (key === 'nu' ? native.numberingSystems : [null]);
 
 	// initializeNumberFormat is ECMA-402's InitializeNumberFormat; it
 	// returns the slots (the resolved options and the Go formatter).
@@ -440,6 +444,9 @@
 	};
 
 	const thisNumberFormat = (nf, method) => {
+		// format and resolvedOptions unwrap an object the constructor,
+		// called as a function, chained to a new NumberFormat.
+		if ((method === 'format' || method === 'resolvedOptions') && !numberFormatSlots.has(nf) && isObject(nf) && hasInstance.call(NumberFormat, nf)) nf = nf[fallbackSymbol];
 		const s = numberFormatSlots.get(nf);
 		if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${method} called on incompatible receiver ${receiverText(nf)}`);
 		return s;
@@ -450,6 +457,12 @@
 		const proto = isObject(target.prototype) ? target.prototype : NumberFormat.prototype;
 		const nf = ObjectCreate(proto);
 		numberFormatSlots.set(nf, initializeNumberFormat(locales, options));
+		// ChainNumberFormat (normative optional): called as a function on
+		// a NumberFormat, the constructor hangs the new one on it.
+		if (new.target === undefined && isObject(this) && hasInstance.call(NumberFormat, this)) {
+			defineProperty(this, fallbackSymbol, { value: nf, writable: false, enumerable: false, configurable: false });
+			return this;
+		}
 		return nf;
 	}
 	makeConstructor(NumberFormat, 0, 'Intl.NumberFormat');
@@ -647,7 +660,7 @@
 	const dateKeyData = (locale, key) => {
 		switch (key) {
 			case 'ca': return ['gregory'];
-			case 'nu': return ['latn'];
+			case 'nu': return native.numberingSystems;
 			case 'hc': return [null, 'h11', 'h12', 'h23', 'h24'];
 		}
 		return [null];
@@ -722,7 +735,7 @@
 			dataLocale: r.dataLocale, timeZone, hourCycle: hc, dateStyle, timeStyle,
 			weekday: f.weekday, era: f.era, year: f.year, month: f.month, day: f.day, dayPeriod: f.dayPeriod,
 			hour: f.hour, minute: f.minute, second: f.second, fractionalSecondDigits: f.fractionalSecondDigits,
-			timeZoneName: f.timeZoneName,
+			timeZoneName: f.timeZoneName, numberingSystem: s.numberingSystem,
 		});
 		s.formatter = made.format;
 		const shown = made.components;
@@ -759,6 +772,9 @@
 	const dateText = (parts) => joinParts(parts).replace(/\u202f/g, ' ');
 
 	const thisDateTimeFormat = (dtf, method) => {
+		// format and resolvedOptions unwrap an object the constructor,
+		// called as a function, chained to a new DateTimeFormat.
+		if ((method === 'format' || method === 'resolvedOptions') && !dateTimeFormatSlots.has(dtf) && isObject(dtf) && hasInstance.call(DateTimeFormat, dtf)) dtf = dtf[fallbackSymbol];
 		const s = dateTimeFormatSlots.get(dtf);
 		if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${method} called on incompatible receiver ${receiverText(dtf)}`);
 		return s;
@@ -769,6 +785,12 @@
 		const proto = isObject(target.prototype) ? target.prototype : DateTimeFormat.prototype;
 		const dtf = ObjectCreate(proto);
 		dateTimeFormatSlots.set(dtf, createDateTimeFormat(locales, options, 'any', 'date'));
+		// ChainDateTimeFormat (normative optional): called as a function
+		// on a DateTimeFormat, the constructor hangs the new one on it.
+		if (new.target === undefined && isObject(this) && hasInstance.call(DateTimeFormat, this)) {
+			defineProperty(this, fallbackSymbol, { value: dtf, writable: false, enumerable: false, configurable: false });
+			return this;
+		}
 		return dtf;
 	}
 	makeConstructor(DateTimeFormat, 0, 'Intl.DateTimeFormat');

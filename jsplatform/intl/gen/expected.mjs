@@ -191,6 +191,13 @@ for (const tag of ["sh", "sh-Cyrl", "cnr", "cnr-BA", "ru-SU", "hy-SU", "und-Armn
   add(`Intl.getCanonicalLocales(${q(tag)})[0]`);
 }
 
+// Numbering systems that replace digits.
+add(`new Intl.NumberFormat("en-u-nu-arab", {useGrouping: false}).format(1234)`);
+add(`new Intl.NumberFormat("en", {numberingSystem: "deva"}).format(42)`);
+add(`new Intl.NumberFormat("en-u-nu-fullwide").format(7)`);
+add(`JSON.stringify(new Intl.NumberFormat("en-u-nu-thai").resolvedOptions().numberingSystem)`);
+add(`new Intl.DateTimeFormat("en-u-nu-arab", {day: "numeric", timeZone: "UTC"}).format(0)`);
+
 const out = [];
 for (const expr of cases) {
   let want;
