@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +23,8 @@ const testLimit = 30 * time.Second
 // with certificates of one CA; serveB serves what reaches the second.
 func startPair(t *testing.T, serveB Handler) (a, b *Mesh) {
 	t.Helper()
+	before := runtime.NumGoroutine()
+	t.Cleanup(func() { testkit.CheckGoroutines(t, before) }) // last, after both closed
 	ca := testcerts.NewAuthority(t)
 	addrA := net.JoinHostPort("127.0.0.1", strconv.Itoa(testkit.FreePort(t)))
 	addrB := net.JoinHostPort("127.0.0.1", strconv.Itoa(testkit.FreePort(t)))
@@ -129,5 +132,31 @@ func TestForwardAbandonedCancelsThePeersRequest(t *testing.T) {
 	case <-cancelled:
 	case <-time.After(testLimit):
 		t.Fatal("the peer's request was never cancelled")
+	}
+}
+
+// A replica whose certificate another CA signed reaches no replica: its
+// request is never served, and it learns the peer is out of its reach.
+func TestForwardFromAStrangerIsRefused(t *testing.T) {
+	_, b := startPair(t, func(context.Context, []byte, func(string)) []byte {
+		t.Error("a stranger's request was served")
+		return nil
+	})
+	files := testcerts.NewAuthority(t).Issue("stranger")
+	cfg, err := nodes.TLSFiles{Cert: files.Cert, Key: files.Key, CA: files.CA}.Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen := net.JoinHostPort("127.0.0.1", strconv.Itoa(testkit.FreePort(t)))
+	stranger, err := Start(Options{Listen: listen, Peers: []string{b.Self()}, TLS: cfg,
+		Serve: func(context.Context, []byte, func(string)) []byte { return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stranger.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), testLimit)
+	defer cancel()
+	if _, err := stranger.Forward(ctx, b.Self(), []byte("x"), nil); !errors.Is(err, ErrReplicaGone) {
+		t.Errorf("a stranger's Forward: %v, want ErrReplicaGone", err)
 	}
 }
