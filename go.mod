@@ -12,6 +12,7 @@ require (
 	github.com/google/go-cmp v0.7.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.24.1
+	github.com/rivo/uniseg v0.4.7
 	github.com/rs/zerolog v1.35.1
 	go.opentelemetry.io/contrib/exporters/autoexport v0.72.0
 	go.opentelemetry.io/otel v1.47.0
@@ -85,4 +86,5 @@ require (
 
 // goja with the fixes in third_party/goja/PATCHES.md.
 replace github.com/dop251/goja => ./third_party/goja
+
 replace github.com/asynkron/protoactor-go => ./third_party/protoactor-go

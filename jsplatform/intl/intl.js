@@ -6,7 +6,7 @@
 // defaults that returns { Intl, repairPrototypes }.
 (function (native, defaultLocaleWanted, defaultTimeZoneWanted) {
 	'use strict';
-	const ObjectCreate = Object.create, defineProperty = Object.defineProperty;
+	const ObjectCreate = Object.create, defineProperty = Object.defineProperty, ObjectToString = Object.prototype.toString;
 	const ArrayIsArray = Array.isArray;
 	const WeakMapGet = WeakMap.prototype.get, WeakMapSet = WeakMap.prototype.set, WeakMapHas = WeakMap.prototype.has;
 	const StringValue = String, NumberValue = native.toNumber;
@@ -41,6 +41,25 @@
 			defineProperty(target, key, d);
 		}
 	};
+	// receiverText describes a wrong receiver without calling into it (its
+	// own toString may be the method that refused it).
+	const receiverText = (o) => {
+		if (typeof o === 'symbol') return 'Symbol()';
+		if (isObject(o)) return ObjectToString.call(o);
+		return typeof o === 'string' ? `"${o}"` : StringValue(o);
+	};
+	// fallbackSymbol is %Intl%.[[FallbackSymbol]], where a legacy call of
+	// NumberFormat or DateTimeFormat leaves the object it made.
+	const fallbackSymbol = Symbol('IntlLegacyConstructedSymbol');
+	const hasInstance = Function.prototype[Symbol.hasInstance];
+	// record makes an object's internal slots: without a prototype, so that
+	// what a script puts on Object.prototype never sees or refuses them.
+	const ObjectAssign = Object.assign;
+	const record = (o) => ObjectAssign(ObjectCreate(null), o);
+	// createData is CreateDataProperty: it defines, where an assignment
+	// would call a setter a script put on Object.prototype or
+	// Array.prototype.
+	const createData = (o, key, value) => defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
 	const toStringTag = (proto, tag) => defineProperty(proto, Symbol.toStringTag, { value: tag, configurable: true });
 
 	// --- Locales -----------------------------------------------------------
@@ -85,14 +104,14 @@
 			if (typeof kValue !== 'string' && !isObject(kValue)) throw new TypeError('Language ID should be string or object.');
 			const tag = localeSlots.has(kValue) ? localeSlots.get(kValue).tag : toText(kValue);
 			const canonical = canonicalize(tag);
-			if (!seen.includes(canonical)) seen.push(canonical);
+			if (!seen.includes(canonical)) createData(seen, seen.length, canonical); // not push, which a script may replace
 		}
 		return seen;
 	};
 
 	const removeUnicodeExtension = (locale) => {
 		const m = /-u((?:-[a-z0-9]{2,8})+?)(?=-[a-z0-9]-|$)/.exec(locale);
-		if (!m || /^x-|-x-/.test(locale.slice(0, m.index))) return [locale, ''];
+		if (!m || /(^|-)x-/.test(locale.slice(0, m.index + 1))) return [locale, ''];
 		return [locale.slice(0, m.index) + locale.slice(m.index + m[0].length), m[0]];
 	};
 
@@ -130,7 +149,7 @@
 	const resolveLocale = (requested, options, relevantKeys, keyData) => {
 		const r = lookupMatcher(requested);
 		let foundLocale = r.locale, supported = '';
-		const result = {};
+		const result = ObjectCreate(null);
 		for (const key of relevantKeys) {
 			const values = keyData(foundLocale, key);
 			let value = values[0], addition = '';
@@ -198,7 +217,7 @@
 		getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit');
 		const out = [];
 		for (const locale of requested) {
-			if (bestAvailableLocale(removeUnicodeExtension(locale)[0]) !== undefined) out.push(locale);
+			if (bestAvailableLocale(removeUnicodeExtension(locale)[0]) !== undefined) createData(out, out.length, locale);
 		}
 		return out;
 	};
@@ -350,7 +369,7 @@
 	};
 
 	const numberFormatSlots = makeSlots();
-	const numberKeyData = (locale, key) => (key === 'nu' ? ['latn'] : [null]);
+	const numberKeyData = (locale, key) => (key === 'nu' ? native.numberingSystems : [null]);
 
 	// initializeNumberFormat is ECMA-402's InitializeNumberFormat; it
 	// returns the slots (the resolved options and the Go formatter).
@@ -363,7 +382,7 @@
 		if (numberingSystem !== undefined && !isTypeSequence(numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`);
 		opt.nu = numberingSystem;
 		const r = resolveLocale(requested, opt, ['nu'], numberKeyData);
-		const s = { locale: r.locale, dataLocale: r.dataLocale, numberingSystem: r.nu };
+		const s = record({ locale: r.locale, dataLocale: r.dataLocale, numberingSystem: r.nu });
 		const owner = 'Intl.NumberFormat';
 		const style = getOption(options, 'style', 'string', ['decimal', 'percent', 'currency', 'unit'], 'decimal', owner);
 		s.style = style;
@@ -425,8 +444,11 @@
 	};
 
 	const thisNumberFormat = (nf, method) => {
+		// format and resolvedOptions unwrap an object the constructor,
+		// called as a function, chained to a new NumberFormat.
+		if ((method === 'format' || method === 'resolvedOptions') && !numberFormatSlots.has(nf) && isObject(nf) && hasInstance.call(NumberFormat, nf)) nf = nf[fallbackSymbol];
 		const s = numberFormatSlots.get(nf);
-		if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${method} called on incompatible receiver ${typeof nf === 'symbol' ? 'Symbol()' : nf}`);
+		if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${method} called on incompatible receiver ${receiverText(nf)}`);
 		return s;
 	};
 
@@ -435,6 +457,12 @@
 		const proto = isObject(target.prototype) ? target.prototype : NumberFormat.prototype;
 		const nf = ObjectCreate(proto);
 		numberFormatSlots.set(nf, initializeNumberFormat(locales, options));
+		// ChainNumberFormat (normative optional): called as a function on
+		// a NumberFormat, the constructor hangs the new one on it.
+		if (new.target === undefined && isObject(this) && hasInstance.call(NumberFormat, this)) {
+			defineProperty(this, fallbackSymbol, { value: nf, writable: false, enumerable: false, configurable: false });
+			return this;
+		}
 		return nf;
 	}
 	makeConstructor(NumberFormat, 0, 'Intl.NumberFormat');
@@ -458,7 +486,7 @@
 				'minimumIntegerDigits', 'minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits',
 				'maximumSignificantDigits', 'useGrouping', 'notation', 'compactDisplay', 'signDisplay', 'roundingIncrement',
 				'roundingMode', 'roundingPriority', 'trailingZeroDisplay']) {
-				if (s[key] !== undefined) out[key] = s[key];
+				if (s[key] !== undefined) createData(out, key, s[key]);
 			}
 			return out;
 		},
@@ -513,12 +541,12 @@
 		opt.kn = numeric;
 		opt.kf = getOption(options, 'caseFirst', 'string', ['upper', 'lower', 'false'], undefined, owner);
 		const r = resolveLocale(requested, opt, ['co', 'kf', 'kn'], collatorKeyData);
-		const s = {
+		const s = record({
 			locale: r.locale, dataLocale: r.dataLocale, usage,
 			collation: r.co === null ? 'default' : r.co,
 			numeric: r.kn === 'true',
 			caseFirst: r.kf === null ? 'false' : r.kf,
-		};
+		});
 		let sensitivity = getOption(options, 'sensitivity', 'string', ['base', 'accent', 'case', 'variant'], undefined, owner);
 		if (sensitivity === undefined) sensitivity = 'variant';
 		s.sensitivity = sensitivity;
@@ -529,7 +557,7 @@
 
 	const thisCollator = (c, method) => {
 		const s = collatorSlots.get(c);
-		if (s === undefined) throw new TypeError(`Method Intl.Collator.prototype.${method} called on incompatible receiver ${typeof c === 'symbol' ? 'Symbol()' : c}`);
+		if (s === undefined) throw new TypeError(`Method Intl.Collator.prototype.${method} called on incompatible receiver ${receiverText(c)}`);
 		return s;
 	};
 
@@ -567,7 +595,7 @@
 	const pluralSlots = makeSlots();
 	const thisPluralRules = (p, method) => {
 		const s = pluralSlots.get(p);
-		if (s === undefined) throw new TypeError(`Method Intl.PluralRules.prototype.${method} called on incompatible receiver ${typeof p === 'symbol' ? 'Symbol()' : p}`);
+		if (s === undefined) throw new TypeError(`Method Intl.PluralRules.prototype.${method} called on incompatible receiver ${receiverText(p)}`);
 		return s;
 	};
 	class PluralRules {
@@ -578,7 +606,7 @@
 			const owner = 'Intl.PluralRules';
 			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
 			const type = getOption(options, 'type', 'string', ['cardinal', 'ordinal'], 'cardinal', owner);
-			const s = { type };
+			const s = record({ type });
 			setDigitOptions(s, options, 0, 3, 'standard');
 			const r = resolveLocale(requested, opt, [], () => [null]);
 			s.locale = r.locale;
@@ -606,10 +634,10 @@
 			const s = thisPluralRules(this, 'resolvedOptions');
 			const out = { locale: s.locale, type: s.type, minimumIntegerDigits: s.minimumIntegerDigits };
 			for (const key of ['minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits', 'maximumSignificantDigits']) {
-				if (s[key] !== undefined) out[key] = s[key];
+				if (s[key] !== undefined) createData(out, key, s[key]);
 			}
-			out.pluralCategories = native.pluralCategories(s);
-			for (const key of ['roundingIncrement', 'roundingMode', 'roundingPriority', 'trailingZeroDisplay']) out[key] = s[key];
+			createData(out, 'pluralCategories', native.pluralCategories(s));
+			for (const key of ['roundingIncrement', 'roundingMode', 'roundingPriority', 'trailingZeroDisplay']) createData(out, key, s[key]);
 			return out;
 		}
 	}
@@ -632,7 +660,7 @@
 	const dateKeyData = (locale, key) => {
 		switch (key) {
 			case 'ca': return ['gregory'];
-			case 'nu': return ['latn'];
+			case 'nu': return native.numberingSystems;
 			case 'hc': return [null, 'h11', 'h12', 'h23', 'h24'];
 		}
 		return [null];
@@ -662,7 +690,7 @@
 		if (hour12 !== undefined) hourCycle = null;
 		opt.hc = hourCycle;
 		const r = resolveLocale(requested, opt, ['ca', 'hc', 'nu'], dateKeyData);
-		const s = { locale: r.locale, dataLocale: r.dataLocale, calendar: r.ca, numberingSystem: r.nu };
+		const s = record({ locale: r.locale, dataLocale: r.dataLocale, calendar: r.ca, numberingSystem: r.nu });
 		let timeZone = options.timeZone;
 		if (timeZone === undefined) timeZone = defaultTimeZone;
 		else {
@@ -707,7 +735,7 @@
 			dataLocale: r.dataLocale, timeZone, hourCycle: hc, dateStyle, timeStyle,
 			weekday: f.weekday, era: f.era, year: f.year, month: f.month, day: f.day, dayPeriod: f.dayPeriod,
 			hour: f.hour, minute: f.minute, second: f.second, fractionalSecondDigits: f.fractionalSecondDigits,
-			timeZoneName: f.timeZoneName,
+			timeZoneName: f.timeZoneName, numberingSystem: s.numberingSystem,
 		});
 		s.formatter = made.format;
 		const shown = made.components;
@@ -744,8 +772,11 @@
 	const dateText = (parts) => joinParts(parts).replace(/\u202f/g, ' ');
 
 	const thisDateTimeFormat = (dtf, method) => {
+		// format and resolvedOptions unwrap an object the constructor,
+		// called as a function, chained to a new DateTimeFormat.
+		if ((method === 'format' || method === 'resolvedOptions') && !dateTimeFormatSlots.has(dtf) && isObject(dtf) && hasInstance.call(DateTimeFormat, dtf)) dtf = dtf[fallbackSymbol];
 		const s = dateTimeFormatSlots.get(dtf);
-		if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${method} called on incompatible receiver ${typeof dtf === 'symbol' ? 'Symbol()' : dtf}`);
+		if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${method} called on incompatible receiver ${receiverText(dtf)}`);
 		return s;
 	};
 
@@ -754,6 +785,12 @@
 		const proto = isObject(target.prototype) ? target.prototype : DateTimeFormat.prototype;
 		const dtf = ObjectCreate(proto);
 		dateTimeFormatSlots.set(dtf, createDateTimeFormat(locales, options, 'any', 'date'));
+		// ChainDateTimeFormat (normative optional): called as a function
+		// on a DateTimeFormat, the constructor hangs the new one on it.
+		if (new.target === undefined && isObject(this) && hasInstance.call(DateTimeFormat, this)) {
+			defineProperty(this, fallbackSymbol, { value: dtf, writable: false, enumerable: false, configurable: false });
+			return this;
+		}
 		return dtf;
 	}
 	makeConstructor(DateTimeFormat, 0, 'Intl.DateTimeFormat');
@@ -781,7 +818,7 @@
 			const out = {};
 			for (const key of ['locale', 'calendar', 'numberingSystem', 'timeZone', 'hourCycle', 'hour12', 'weekday', 'era', 'year',
 				'month', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'fractionalSecondDigits', 'timeZoneName', 'dateStyle', 'timeStyle']) {
-				if (s[key] !== undefined) out[key] = s[key];
+				if (s[key] !== undefined) createData(out, key, s[key]);
 			}
 			return out;
 		},
@@ -802,7 +839,7 @@
 	const relativeUnits = ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second'];
 	const thisRelative = (o, method) => {
 		const s = relativeSlots.get(o);
-		if (s === undefined) throw new TypeError(`Method Intl.RelativeTimeFormat.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		if (s === undefined) throw new TypeError(`Method Intl.RelativeTimeFormat.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
 		return s;
 	};
 	const relativeParts = (s, value, unit) => {
@@ -825,7 +862,7 @@
 			if (numberingSystem !== undefined && !isTypeSequence(numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`);
 			opt.nu = numberingSystem;
 			const r = resolveLocale(requested, opt, ['nu'], numberKeyData);
-			const s = { locale: r.locale, dataLocale: r.dataLocale, numberingSystem: r.nu };
+			const s = record({ locale: r.locale, dataLocale: r.dataLocale, numberingSystem: r.nu });
 			s.style = getOption(options, 'style', 'string', ['long', 'short', 'narrow'], 'long', owner);
 			s.numeric = getOption(options, 'numeric', 'string', ['always', 'auto'], 'always', owner);
 			s.formatter = native.relativeTimeFormatter(s);
@@ -850,14 +887,14 @@
 	const listSlots = makeSlots();
 	const thisList = (o, method) => {
 		const s = listSlots.get(o);
-		if (s === undefined) throw new TypeError(`Method Intl.ListFormat.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		if (s === undefined) throw new TypeError(`Method Intl.ListFormat.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
 		return s;
 	};
 	const stringList = (iterable) => {
 		const list = [];
 		if (iterable === undefined) return list;
 		for (const item of iterable) {
-			if (typeof item !== 'string') throw new TypeError(`Iterable yielded ${typeof item === 'symbol' ? 'Symbol()' : item} which is not a string`);
+			if (typeof item !== 'string') throw new TypeError(`Iterable yielded ${receiverText(item)} which is not a string`);
 			list.push(item);
 		}
 		return list;
@@ -890,7 +927,7 @@
 			const opt = ObjectCreate(null);
 			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
 			const r = resolveLocale(requested, opt, [], () => [null]);
-			const s = { locale: r.locale };
+			const s = record({ locale: r.locale });
 			s.type = getOption(options, 'type', 'string', ['conjunction', 'disjunction', 'unit'], 'conjunction', owner);
 			s.style = getOption(options, 'style', 'string', ['long', 'short', 'narrow'], 'long', owner);
 			s.patterns = native.listPatterns(r.dataLocale, s.type, s.style);
@@ -913,6 +950,169 @@
 	makeConstructor(ListFormat, 0, 'Intl.ListFormat');
 	for (const key of ['format', 'formatToParts', 'resolvedOptions']) defineProperty(ListFormat.prototype, key, { enumerable: false });
 
+
+	// --- DisplayNames ------------------------------------------------------------
+
+	const displayNamesSlots = makeSlots();
+	const dateTimeFields = ['era', 'year', 'quarter', 'month', 'weekOfYear', 'weekday', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'timeZoneName'];
+	// A unicode_language_id: language, script, region and variants, with
+	// no variant twice.
+	const languageId = /^([a-z]{2,3}|[a-z]{5,8})(-[a-z]{4})?(-([a-z]{2}|[0-9]{3}))?((-([a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*)$/i;
+	// canonicalCode is CanonicalCodeForDisplayNames: code checked against
+	// its type's grammar and spelled as its type's codes are.
+	const canonicalCode = (type, code) => {
+		const invalid = () => new RangeError(`invalid_argument: ${code} is not a valid ${type} code`);
+		switch (type) {
+			case 'language': {
+				const m = languageId.exec(code);
+				if (!m) throw invalid();
+				const variants = m[5] ? m[5].slice(1).toLowerCase().split('-') : [];
+				if (new Set(variants).size !== variants.length) throw invalid();
+				return canonicalize(code);
+			}
+			case 'region':
+				if (!/^([a-z]{2}|[0-9]{3})$/i.test(code)) throw invalid();
+				return code.toUpperCase();
+			case 'script':
+				if (!/^[a-z]{4}$/i.test(code)) throw invalid();
+				return code[0].toUpperCase() + code.slice(1).toLowerCase();
+			case 'currency':
+				if (!/^[a-z]{3}$/i.test(code)) throw invalid();
+				return code.toUpperCase();
+			case 'calendar':
+				if (!isTypeSequence(code)) throw invalid();
+				return code.toLowerCase();
+			default:
+				if (!dateTimeFields.includes(code)) throw invalid();
+				return code;
+		}
+	};
+	class DisplayNames {
+		constructor(locales, options) {
+			const requested = canonicalizeLocaleList(locales);
+			if (options === undefined) throw new TypeError('Intl.DisplayNames needs options with a type');
+			options = getOptionsObject(options);
+			const owner = 'Intl.DisplayNames';
+			const opt = ObjectCreate(null);
+			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
+			const r = resolveLocale(requested, opt, [], () => [null]);
+			const style = getOption(options, 'style', 'string', ['narrow', 'short', 'long'], 'long', owner);
+			const type = getOption(options, 'type', 'string', ['language', 'region', 'script', 'currency', 'calendar', 'dateTimeField'], undefined, owner);
+			if (type === undefined) throw new TypeError('Intl.DisplayNames needs the option type');
+			const fallback = getOption(options, 'fallback', 'string', ['code', 'none'], 'code', owner);
+			const languageDisplay = getOption(options, 'languageDisplay', 'string', ['dialect', 'standard'], 'dialect', owner);
+			displayNamesSlots.set(this, { locale: r.locale, dataLocale: r.dataLocale, style, type, fallback, languageDisplay });
+		}
+		of(code) {
+			const s = displayNamesSlots.get(this);
+			if (s === undefined) throw new TypeError(`Method Intl.DisplayNames.prototype.of called on incompatible receiver ${receiverText(this)}`);
+			code = canonicalCode(s.type, toText(code));
+			const name = native.displayName(s, code);
+			if (name !== undefined) return name;
+			return s.fallback === 'code' ? code : undefined;
+		}
+		resolvedOptions() {
+			const s = displayNamesSlots.get(this);
+			if (s === undefined) throw new TypeError(`Method Intl.DisplayNames.prototype.resolvedOptions called on incompatible receiver ${receiverText(this)}`);
+			const o = { locale: s.locale, style: s.style, type: s.type, fallback: s.fallback };
+			if (s.type === 'language') createData(o, 'languageDisplay', s.languageDisplay);
+			return o;
+		}
+	}
+	makeConstructor(DisplayNames, 2, 'Intl.DisplayNames');
+	for (const key of ['of', 'resolvedOptions']) defineProperty(DisplayNames.prototype, key, { enumerable: false });
+
+	// --- Segmenter ---------------------------------------------------------------
+
+	const segmenterSlots = makeSlots(), segmentsSlots = makeSlots(), segmentIteratorSlots = makeSlots();
+	const thisSegmenter = (o, method) => {
+		const s = segmenterSlots.get(o);
+		if (s === undefined) throw new TypeError(`Method Intl.Segmenter.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
+		return s;
+	};
+	// breaks are where a Segments object's string breaks, found the first
+	// time they are asked for.
+	const breaks = (s) => {
+		if (s.ends === undefined) {
+			const b = native.segment(s.string, s.granularity);
+			s.ends = b.ends;
+			s.wordLike = b.wordLike;
+		}
+		return s;
+	};
+	// segmentData is CreateSegmentDataObject for the segment that ends at
+	// ends[i].
+	const segmentData = (s, i) => {
+		const start = i === 0 ? 0 : s.ends[i - 1], end = s.ends[i];
+		const o = { segment: s.string.slice(start, end), index: start, input: s.string };
+		if (s.granularity === 'word') createData(o, 'isWordLike', s.wordLike[i]);
+		return o;
+	};
+	// segmentAt finds the segment holding code unit n by binary search.
+	const segmentAt = (s, n) => {
+		let lo = 0, hi = s.ends.length - 1;
+		while (lo < hi) {
+			const mid = (lo + hi) >> 1;
+			if (s.ends[mid] <= n) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	};
+	const SegmentsPrototype = {};
+	methods(SegmentsPrototype, {
+		containing(index) {
+			const s = segmentsSlots.get(this);
+			if (s === undefined) throw new TypeError('Method %Segments.prototype%.containing called on incompatible receiver');
+			let n = +index; // ToNumber: a BigInt or a Symbol throws
+			n = Number.isNaN(n) ? 0 : Math.trunc(n);
+			if (n < 0 || n >= s.string.length) return undefined;
+			breaks(s);
+			return segmentData(s, segmentAt(s, n));
+		},
+		[Symbol.iterator]() {
+			const s = segmentsSlots.get(this);
+			if (s === undefined) throw new TypeError('Method %Segments.prototype%[@@iterator] called on incompatible receiver');
+			const it = ObjectCreate(SegmentIteratorPrototype);
+			segmentIteratorSlots.set(it, { segments: s, next: 0 });
+			return it;
+		},
+	});
+	const IteratorPrototype = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+	const SegmentIteratorPrototype = ObjectCreate(IteratorPrototype);
+	methods(SegmentIteratorPrototype, {
+		next() {
+			const it = segmentIteratorSlots.get(this);
+			if (it === undefined) throw new TypeError('Method %SegmentIterator.prototype%.next called on incompatible receiver');
+			const s = breaks(it.segments);
+			if (it.next >= s.ends.length) return { value: undefined, done: true };
+			return { value: segmentData(s, it.next++), done: false };
+		},
+	});
+	toStringTag(SegmentIteratorPrototype, 'Segmenter String Iterator');
+	class Segmenter {
+		constructor(locales = undefined, options = undefined) {
+			const requested = canonicalizeLocaleList(locales);
+			options = getOptionsObject(options);
+			const owner = 'Intl.Segmenter';
+			const opt = ObjectCreate(null);
+			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
+			const r = resolveLocale(requested, opt, [], () => [null]);
+			const granularity = getOption(options, 'granularity', 'string', ['grapheme', 'word', 'sentence'], 'grapheme', owner);
+			segmenterSlots.set(this, { locale: r.locale, granularity });
+		}
+		segment(string) {
+			const s = thisSegmenter(this, 'segment');
+			const segments = ObjectCreate(SegmentsPrototype);
+			segmentsSlots.set(segments, { string: toText(string), granularity: s.granularity });
+			return segments;
+		}
+		resolvedOptions() {
+			const s = thisSegmenter(this, 'resolvedOptions');
+			return { locale: s.locale, granularity: s.granularity };
+		}
+	}
+	makeConstructor(Segmenter, 0, 'Intl.Segmenter');
+	for (const key of ['segment', 'resolvedOptions']) defineProperty(Segmenter.prototype, key, { enumerable: false });
 
 	// --- Locale ------------------------------------------------------------------
 
@@ -970,15 +1170,20 @@
 			if (script !== undefined && !/^[a-z]{4}$/i.test(script)) throw new RangeError('Incorrect locale information provided');
 			const region = getOption(options, 'region', 'string', undefined, undefined);
 			if (region !== undefined && !/^([a-z]{2}|\d{3})$/i.test(region)) throw new RangeError('Incorrect locale information provided');
+			const variantsOption = getOption(options, 'variants', 'string', undefined, undefined);
+			if (variantsOption !== undefined) {
+				const list = variantsOption.toLowerCase().split('-');
+				if (!list.every((v) => /^([a-z0-9]{5,8}|[0-9][a-z0-9]{3})$/.test(v)) || new Set(list).size !== list.length) throw new RangeError('Incorrect locale information provided');
+			}
 			tag = canonicalize(tag);
-			if (language !== undefined || script !== undefined || region !== undefined) {
+			if (language !== undefined || script !== undefined || region !== undefined || variantsOption !== undefined) {
 				const { noExtension } = splitTag(tag);
 				const base = baseNameOf(noExtension).split('-');
 				const rest = noExtension.slice(baseNameOf(noExtension).length);
 				let lang = base[0], scr, reg, i = 1;
 				if (base[i] && base[i].length === 4) scr = base[i++];
 				if (base[i] && (base[i].length === 2 || /^\d{3}$/.test(base[i]))) reg = base[i++];
-				const variants = base.slice(i);
+				const variants = variantsOption !== undefined ? variantsOption.split('-') : base.slice(i);
 				if (language !== undefined) lang = language;
 				if (script !== undefined) scr = script;
 				if (region !== undefined) reg = region;
@@ -1004,7 +1209,7 @@
 			}
 			tag = canonicalize(withKeywords(noExtension, attributes, keywords));
 			const final = splitTag(tag).keywords;
-			const slot = { tag };
+			const slot = record({ tag });
 			for (const key of localeKeys) {
 				if (final.has(key)) slot[key] = final.get(key) === '' ? 'true' : final.get(key);
 			}
@@ -1035,17 +1240,23 @@
 		get language() { return baseNameOf(thisLocale(this, 'language').tag).split('-')[0]; }
 		get script() {
 			const p = baseNameOf(thisLocale(this, 'script').tag).split('-');
-			return p[1] && p[1].length === 4 ? p[1] : undefined;
+			return /^[a-z]{4}$/i.test(p[1] || '') ? p[1] : undefined;
 		}
 		get region() {
 			const p = baseNameOf(thisLocale(this, 'region').tag).split('-');
-			const i = p[1] && p[1].length === 4 ? 2 : 1;
+			const i = /^[a-z]{4}$/i.test(p[1] || '') ? 2 : 1;
 			return p[i] && (p[i].length === 2 || /^\d{3}$/.test(p[i])) ? p[i] : undefined;
+		}
+		get variants() {
+			const p = baseNameOf(thisLocale(this, 'variants').tag).split('-');
+			let i = /^[a-z]{4}$/i.test(p[1] || '') ? 2 : 1;
+			if (p[i] && (p[i].length === 2 || /^\d{3}$/.test(p[i]))) i++;
+			return i < p.length ? p.slice(i).join('-') : undefined;
 		}
 	}
 	const thisLocale = (o, method) => {
 		const s = localeSlots.get(o);
-		if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${method} called on incompatible receiver ${typeof o === 'symbol' ? 'Symbol()' : o}`);
+		if (s === undefined) throw new TypeError(`Method Intl.Locale.prototype.${method} called on incompatible receiver ${receiverText(o)}`);
 		return s;
 	};
 	defineProperty(Locale, 'length', { value: 1, configurable: true });
@@ -1070,7 +1281,7 @@
 			return values;
 		},
 	});
-	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['ListFormat', ListFormat], ['Locale', Locale], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules], ['RelativeTimeFormat', RelativeTimeFormat]]) {
+	for (const [name, C] of [['Collator', Collator], ['DateTimeFormat', DateTimeFormat], ['DisplayNames', DisplayNames], ['ListFormat', ListFormat], ['Locale', Locale], ['NumberFormat', NumberFormat], ['PluralRules', PluralRules], ['RelativeTimeFormat', RelativeTimeFormat], ['Segmenter', Segmenter]]) {
 		defineProperty(Intl, name, { value: C, writable: true, enumerable: false, configurable: true });
 	}
 

@@ -12,43 +12,31 @@ var availableLocales = []string{
 	"de", "de-DE", "en", "en-GB", "en-US", "es", "es-ES", "fr", "fr-FR", "ja", "ja-JP", "zh", "zh-CN", "zh-Hans", "zh-Hans-CN",
 }
 
-// dataFor names the tables' locale that formats for an available locale.
+// dataFor is the tables of the locale that formats for an available
+// locale.
 func dataFor(locale string) *localeData {
-	if d, ok := localeTables[locale]; ok {
-		return d()
+	return localeTables[dataLocaleOf(locale)]()
+}
+
+// dataLocaleOf names the tables' locale for an available locale: itself,
+// or its language's (en-GB stays; ja is ja-JP); en-US for the others.
+func dataLocaleOf(locale string) string {
+	if _, ok := localeTables[locale]; ok {
+		return locale
 	}
 	switch strings.SplitN(locale, "-", 2)[0] {
 	case "de":
-		return localeTables["de-DE"]()
+		return "de-DE"
 	case "fr":
-		return localeTables["fr-FR"]()
+		return "fr-FR"
 	case "es":
-		return localeTables["es-ES"]()
+		return "es-ES"
 	case "ja":
-		return localeTables["ja-JP"]()
+		return "ja-JP"
 	case "zh":
-		return localeTables["zh-CN"]()
+		return "zh-CN"
 	}
-	return localeTables["en-US"]()
-}
-
-// languageAliases replace deprecated language subtags (CLDR's aliases
-// scripts meet).
-var languageAliases = map[string]string{
-	"iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro", "tl": "fil", "cmn": "zh", "sh": "sr-Latn",
-	"no": "no", "aju": "jrb", "als": "sq", "arb": "ar", "ayr": "ay", "azj": "az", "bcc": "bal", "bcl": "bik",
-	"bxk": "luy", "bxr": "bua", "cld": "syr", "cwd": "cr", "dgo": "doi", "dhd": "mwr", "dik": "din",
-	"diq": "zza", "lbk": "bnc", "ekk": "et", "emk": "man", "esk": "ik", "fat": "ak", "fuc": "ff", "gaz": "om",
-	"gbo": "grb", "gno": "gon", "gug": "gn", "gya": "gba", "hdn": "hai", "hea": "hmn", "ike": "iu",
-	"kmr": "ku", "knc": "kr", "kng": "kg", "knn": "kok", "kpv": "kv", "lvs": "lv", "mhr": "chm", "mup": "raj",
-	"khk": "mn", "npi": "ne", "ojg": "oj", "ory": "or", "pbu": "ps", "pes": "fa", "plt": "mg", "pnb": "lah",
-	"quz": "qu", "rmy": "rom", "spy": "kln", "src": "sc", "swh": "sw", "ttq": "tmh", "tw": "ak",
-	"umu": "del", "uzn": "uz", "xpe": "kpe", "xsl": "den", "ydd": "yi", "zai": "zap", "zsm": "ms", "zyb": "za",
-}
-
-// regionAliases replace deprecated region subtags.
-var regionAliases = map[string]string{
-	"DD": "DE", "FX": "FR", "TP": "TL", "YD": "YE", "ZR": "CD", "BU": "MM", "UK": "GB", "QU": "EU",
+	return "en-US"
 }
 
 func isAlpha(s string) bool {
@@ -174,19 +162,9 @@ func canonicalizeTag(tag string) (string, bool) {
 		extensions[s[0]] = canon
 		singletons = append(singletons, s[0])
 	}
-	if alias, ok := languageAliases[language]; ok {
-		if l, s, found := strings.Cut(alias, "-"); found {
-			language = l
-			if script == "" {
-				script = s
-			}
-		} else {
-			language = alias
-		}
-	}
-	if alias, ok := regionAliases[region]; ok {
-		region = alias
-	}
+	id := languageID{language: language, script: script, region: region, variants: variants}
+	id.applyAliases()
+	language, script, region, variants = id.language, id.script, id.region, id.variants
 	slices.Sort(variants)
 	slices.Sort(singletons)
 	parts := []string{language}
@@ -237,6 +215,7 @@ func canonicalUnicodeExtension(body []string) (string, bool) {
 		if slices.ContainsFunc(keywords, func(k keyword) bool { return k.key == key }) {
 			continue
 		}
+		value = unicodeValueAlias(key, value)
 		if len(value) == 1 && value[0] == "true" {
 			value = nil
 		}
@@ -262,9 +241,11 @@ func canonicalTransformedExtension(body []string) (string, bool) {
 			lang = append(lang, body[i])
 			i++
 		}
-		if _, ok := canonicalizeTag(strings.Join(lang, "-")); !ok {
+		c, ok := canonicalizeTag(strings.Join(lang, "-"))
+		if !ok {
 			return "", false
 		}
+		lang = strings.Split(strings.ToLower(c), "-")
 	}
 	type field struct {
 		key   string
@@ -285,7 +266,7 @@ func canonicalTransformedExtension(body []string) (string, bool) {
 		if len(value) == 0 || slices.ContainsFunc(fields, func(f field) bool { return f.key == key }) {
 			return "", false
 		}
-		fields = append(fields, field{key, value})
+		fields = append(fields, field{key, transformValueAlias(key, value)})
 	}
 	if len(lang) == 0 && len(fields) == 0 {
 		return "", false

@@ -149,6 +149,55 @@ for (const tag of ["en", "zh-Hant-TW", "ja", "de-DE", "sr", "en-Latn-US"]) {
 add(`new Intl.Locale("en-US", {calendar: "gregory", hourCycle: "h23", numeric: true}).toString()`);
 add(`JSON.stringify((({language, script, region, baseName, calendar, hourCycle, numeric}) => ({language, script, region, baseName, calendar, hourCycle, numeric}))(new Intl.Locale("zh-Hant-TW-u-ca-chinese-hc-h12")))`);
 
+// Segmenter: graphemes (emoji, flags, combining marks), words (punctuation,
+// numbers, contractions, addresses) and sentences.
+const segmented = ["Hello, world! How are you?", "e\u0301 👍🏽 👨‍👩‍👧 🇫🇷 ❤️", "don't stop: 3.14, 1,000 and $5 e.g. foo_bar", "x@y.com http://a.b/c #tag @user",
+  "東京タワー", "Mr. Smith went. It's 3.14 today! Is it? Yes.", "Привет, мир. Ελληνικά!", "tab\tnew\nline\r\nend", "שלום עולם", "안녕하세요 세계"];
+for (const granularity of ["grapheme", "word", "sentence"]) {
+  for (const text of segmented) {
+    add(`JSON.stringify([...new Intl.Segmenter("en", {granularity: ${q(granularity)}}).segment(${q(text)})].map((s) => [s.segment, s.index, s.isWordLike]))`);
+  }
+}
+add(`JSON.stringify(new Intl.Segmenter("en", {granularity: "word"}).segment("Hello world").containing(7))`);
+add(`JSON.stringify(new Intl.Segmenter("ja-JP", {granularity: "sentence"}).resolvedOptions())`);
+add(`[...new Intl.Segmenter().segment("👍🏽👨‍👩‍👧é")].length`);
+
+// DisplayNames.
+for (const l of locales) {
+  for (const style of ["long", "short", "narrow"]) {
+    const dn = (type, extra = "") => `new Intl.DisplayNames(${q(l)}, {type: ${q(type)}, style: ${q(style)}${extra}})`;
+    for (const code of ["en", "en-US", "en-GB", "fr-CA", "zh-Hans", "zh-Hant-HK", "es-419", "de-CH", "pt-BR", "ja", "ko", "ar", "en-Latn-US", "sr-Cyrl", "nl-BE"]) {
+      add(`${dn("language")}.of(${q(code)})`);
+      add(`${dn("language", ', languageDisplay: "standard"')}.of(${q(code)})`);
+    }
+    for (const code of ["US", "GB", "DE", "JP", "CN", "HK", "419", "001", "FR", "BR", "KR", "XK"]) add(`${dn("region")}.of(${q(code)})`);
+    for (const code of ["Latn", "Cyrl", "Hans", "Hant", "Arab", "Jpan", "Kore"]) add(`${dn("script")}.of(${q(code)})`);
+    for (const code of ["USD", "EUR", "JPY", "GBP", "CNY", "CHF", "BTC"]) add(`${dn("currency")}.of(${q(code)})`);
+    for (const code of ["gregory", "japanese", "islamic", "iso8601"]) add(`${dn("calendar")}.of(${q(code)})`);
+    for (const code of ["era", "year", "quarter", "month", "weekOfYear", "weekday", "day", "dayPeriod", "hour", "minute", "second", "timeZoneName"]) add(`${dn("dateTimeField")}.of(${q(code)})`);
+  }
+  add(`String(new Intl.DisplayNames(${q(l)}, {type: "region", fallback: "none"}).of("XY"))`);
+  add(`new Intl.DisplayNames(${q(l)}, {type: "currency"}).of("xyz")`);
+}
+add(`JSON.stringify(new Intl.DisplayNames("de", {type: "language"}).resolvedOptions())`);
+add(`JSON.stringify(new Intl.DisplayNames("en", {type: "region", style: "short", fallback: "none"}).resolvedOptions())`);
+
+// Canonicalization by CLDR's aliases.
+for (const tag of ["sh", "sh-Cyrl", "cnr", "cnr-BA", "ru-SU", "hy-SU", "und-Armn-SU", "sr-CS", "az-NT", "sgn-GR", "art-lojban", "cel-gaulish",
+  "zh-hakka", "ja-latn-hepburn-heploc", "aar-x-private", "ces", "hy-arevmda", "iw-IL", "in", "mo", "de-DD", "en-UK",
+  "und-u-ca-islamicc", "und-u-ca-ethiopic-amete-alem", "und-u-ks-primary", "und-u-ms-imperial", "und-u-kb-yes", "und-u-tz-eire",
+  "und-u-tz-cnckg", "und-u-rg-no23", "und-NO-u-sd-no23", "en-t-iw", "und-Latn-t-und-hani-m0-names", "sl-t-sl-rozaj-biske-1994",
+  "en-x-u-foo", "en-u-baz-a-bar-x-u-foo"]) {
+  add(`Intl.getCanonicalLocales(${q(tag)})[0]`);
+}
+
+// Numbering systems that replace digits.
+add(`new Intl.NumberFormat("en-u-nu-arab", {useGrouping: false}).format(1234)`);
+add(`new Intl.NumberFormat("en", {numberingSystem: "deva"}).format(42)`);
+add(`new Intl.NumberFormat("en-u-nu-fullwide").format(7)`);
+add(`JSON.stringify(new Intl.NumberFormat("en-u-nu-thai").resolvedOptions().numberingSystem)`);
+add(`new Intl.DateTimeFormat("en-u-nu-arab", {day: "numeric", timeZone: "UTC"}).format(0)`);
+
 const out = [];
 for (const expr of cases) {
   let want;
