@@ -90,7 +90,7 @@ func (g *Gateway) extensionMiddleware(ctx context.Context, method string, req mc
 		return rewritten(res, offerExecAsTask)
 	case "tools/call":
 		if call, ok := req.(*mcp.CallToolRequest); ok && call.Params.Name == exectool.Name && negotiatedTasks(req) && !g.handleCall(call) {
-			return g.execAsExtensionTask(ctx, call)
+			return g.execAsExtensionTask(ctx, call, func() (mcp.Result, error) { return next(ctx, method, req) })
 		}
 	case methodTasksResult, methodTasksList:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: method + " is not part of the " + tasksExtension + " extension: tasks/get returns a task's result"}
@@ -129,8 +129,9 @@ func (g *Gateway) handleCall(call *mcp.CallToolRequest) bool {
 
 // execAsExtensionTask runs an Exec call of a client with the extension: a
 // first call starts the run, a retry with a requestState answers its
-// questions; either waits a moment for it, then makes it a task.
-func (g *Gateway) execAsExtensionTask(ctx context.Context, call *mcp.CallToolRequest) (mcp.Result, error) {
+// questions; either waits a moment for it, then makes it a task. The retry
+// of a run another process holds is served as any retry (plain).
+func (g *Gateway) execAsExtensionTask(ctx context.Context, call *mcp.CallToolRequest, plain func() (mcp.Result, error)) (mcp.Result, error) {
 	c := callerOf(call.Session, call.Extra, call.ClientInfo())
 	identity := g.identity(c)
 	if identity == "" {
@@ -142,9 +143,12 @@ func (g *Gateway) execAsExtensionTask(ctx context.Context, call *mcp.CallToolReq
 	}
 	var res mcpexec.ExecResult
 	if state := call.Params.RequestState; state != "" {
-		run, err := g.requestStates.open(state, identity)
+		holder, run, err := g.requestStates.open(state, identity)
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		}
+		if holder != g.holder() {
+			return plain()
 		}
 		status, err := g.sys.RunStatus(ctx, run)
 		if err != nil {
@@ -160,7 +164,7 @@ func (g *Gateway) execAsExtensionTask(ctx context.Context, call *mcp.CallToolReq
 	case res.Pending != nil:
 		return &mcp.CallToolResult{
 			InputRequests: inputRequests(res.Pending.Questions, g.describeHints),
-			RequestState:  g.requestStates.seal(res.Pending.Run, identity),
+			RequestState:  g.requestStates.seal(g.holder(), res.Pending.Run, identity),
 		}, nil
 	case res.Running == "":
 		return execResult(res), nil
