@@ -81,13 +81,13 @@ func (g *Gateway) extensionMiddleware(ctx context.Context, method string, req mc
 		if err != nil {
 			return res, err
 		}
-		return rewritten(res, declareExtension)
+		return rewritten(res, complete(declareExtension))
 	case "tools/list":
 		res, err := next(ctx, method, req)
 		if err != nil {
 			return res, err
 		}
-		return rewritten(res, offerExecAsTask)
+		return rewritten(res, complete(offerExecAsTask))
 	case "tools/call":
 		if call, ok := req.(*mcp.CallToolRequest); ok && call.Params.Name == exectool.Name && negotiatedTasks(req) && !g.handleCall(call) {
 			return g.execAsExtensionTask(ctx, call, func() (mcp.Result, error) { return next(ctx, method, req) })
@@ -101,6 +101,15 @@ func (g *Gateway) extensionMiddleware(ctx context.Context, method string, req mc
 		return g.extensionTaskMethod(ctx, method, req)
 	}
 	return next(ctx, method, req)
+}
+
+// complete is edit, marking the result complete: the SDK marks its own
+// results so after the middleware, but not a rewritten one.
+func complete(edit func(map[string]any)) func(map[string]any) {
+	return func(obj map[string]any) {
+		edit(obj)
+		obj["resultType"] = "complete"
+	}
 }
 
 func declareExtension(discover map[string]any) {
