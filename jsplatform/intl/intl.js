@@ -748,7 +748,7 @@
 			s.timeStyle = timeStyle;
 		} else {
 			for (const [prop] of dateFields) {
-				if (prop === 'fractionalSecondDigits' || prop === 'dayPeriod') s[prop] = f[prop];
+				if (prop === 'fractionalSecondDigits') s[prop] = f[prop];
 				else if (prop === 'era') s.era = f.era;
 				else if (shown[prop] !== undefined) s[prop] = shown[prop];
 			}
