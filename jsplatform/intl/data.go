@@ -49,6 +49,8 @@ type compactLevel struct {
 type numberData struct {
 	Symbols         numberSymbols
 	MinimumGrouping int
+	// Range are formatRange's separator ("–") and approximately sign ("~").
+	Range struct{ Separator, Approximately string }
 	Decimal         struct{ Negative []patternPart }
 	Percent         struct{ Positive, Negative []patternPart }
 	Currency        struct {
