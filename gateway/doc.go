@@ -41,4 +41,10 @@
 // are served statelessly (the SDK validates their Mcp-Method and Mcp-Name
 // headers and marks list results cacheable), and the client whose state a
 // script reaches is then named by its credentials and clientInfo name.
+//
+// Several gateways can serve as replicas behind a load balancer
+// (JoinReplicas, with Options.StateKey shared by all): a requestState names
+// the replica holding its run, and a retry that reaches another replica is
+// forwarded to that one over the replica mesh (package replicas), which
+// resumes the run and answers through the replica the client reached.
 package gateway

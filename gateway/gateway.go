@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpexec/mcpexec"
 	"github.com/mcpexec/mcpexec/internal/slogzero"
+	"github.com/mcpexec/mcpexec/replicas"
 	"github.com/mcpexec/mcpexec/state"
 )
 
@@ -32,6 +33,12 @@ type Options struct {
 	// handle that Exec's wait and cancel arguments take (yield.go). Zero:
 	// every call waits for its script's end.
 	YieldAfter time.Duration
+	// StateKey, when set, is the key requestStates are MAC'd under,
+	// instead of one drawn at random for this process: the replicas of one
+	// gateway share it, so that one verifies what another issued (see
+	// JoinReplicas). Changing it invalidates every requestState issued
+	// before.
+	StateKey []byte
 }
 
 // refreshInterval is how often the gateway reads the tools it offers from
@@ -60,6 +67,11 @@ type Gateway struct {
 	// requestStates issues and verifies the requestStates of parked runs
 	// (requeststate.go).
 	requestStates *requestStates
+	// incarnation names this process among the holders of parked runs;
+	// mesh joins the other replicas, nil without (replica.go).
+	incarnation string
+	sharedKey   bool
+	mesh        *replicas.Mesh
 	// yield is Options.YieldAfter; handles are the runs still answerable
 	// by wait and cancel (yield.go).
 	yield   time.Duration
@@ -96,7 +108,7 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 		opts.Version = "devel"
 	}
 	g := &Gateway{sys: sys, logger: logger, offered: map[string]mcpexec.Declaration{}, loopDone: make(chan struct{}),
-		states: sessionStates{limits: opts.State}, requestStates: newRequestStates(), yield: opts.YieldAfter}
+		states: sessionStates{limits: opts.State}, requestStates: newRequestStates(opts.StateKey), incarnation: newIncarnation(), sharedKey: len(opts.StateKey) > 0, yield: opts.YieldAfter}
 	g.lifetime, g.stop = context.WithCancel(context.Background())
 	g.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
 		Logger:                    slog.New(slogzero.New(logger)),
@@ -121,6 +133,9 @@ func (g *Gateway) Server() *mcp.Server { return g.server }
 func (g *Gateway) Close() {
 	g.stop()
 	<-g.loopDone
+	if g.mesh != nil {
+		g.mesh.Close()
+	}
 	for ss := range g.server.Sessions() {
 		_ = ss.Close()
 	}

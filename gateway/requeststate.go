@@ -13,44 +13,54 @@ import (
 
 // A requestState is what a 2026-07-28 client echoes when it retries an Exec
 // call that returned input_required: it names the parked run the answers
-// are for. The client holds it between requests, so it must not be able to
-// make one up: it carries an HMAC-SHA256 under a key this process drew at
-// random, over the run id and the client it was issued to. A state altered,
-// forged, replayed by another client, or issued before the process
-// restarted (whose runs are gone with it) fails to verify, and the retry is
-// refused before anything runs.
+// are for, and the gateway process that holds it. The client holds it
+// between requests, so it must not be able to make one up: it carries an
+// HMAC-SHA256 over the holder, the run id and the client it was issued to,
+// under a key this process drew at random, or, for replicas behind a load
+// balancer, the key they share (Options.StateKey). A state altered,
+// forged, or replayed by another client fails to verify, and the retry is
+// refused before anything runs. Under a per-process key, so does one
+// issued before the process restarted (whose runs are gone with it); under
+// a shared key such a state verifies, and the holder's incarnation in it
+// tells that its run was lost.
 //
-// The layout is "v1." + run id + "." + base64url(MAC); the run id is no
-// secret from the client that started the run. A flat call's state
-// (flat20260728.go) is "f1." + base64url(MAC) over the call it answers,
-// which the retry repeats.
+// The layout is "v2." + base64url(holder) + "." + run id + "." +
+// base64url(MAC), where the holder is "incarnation@replica" (replica empty
+// without replicas, see replica.go); neither is a secret from the client
+// that started the run. A flat call's state (flat20260728.go) is "f1." +
+// base64url(MAC) over the call it answers, which the retry repeats.
 
 // The prefixes of the two layouts.
 const (
-	requestStateVersion = "v1"
+	requestStateVersion = "v2"
 	flatStateVersion    = "f1"
 )
 
 // requestStates issues and verifies requestStates.
 type requestStates struct {
-	key [32]byte
+	key []byte
 }
 
-func newRequestStates() *requestStates {
-	s := &requestStates{}
-	if _, err := rand.Read(s.key[:]); err != nil {
-		panic("gateway: no randomness for the requestState key: " + err.Error())
+// newRequestStates issues and verifies requestStates under key, or under a
+// key drawn at random when key is empty.
+func newRequestStates(key []byte) *requestStates {
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			panic("gateway: no randomness for the requestState key: " + err.Error())
+		}
 	}
-	return s
+	return &requestStates{key: key}
 }
 
 // errBadRequestState is the refusal of a requestState that does not verify.
 var errBadRequestState = errors.New("the requestState does not verify: it was altered, was issued to another client, " +
 	"or was issued by a gateway process that has since restarted (its runs are gone); nothing was run")
 
-// seal is the requestState of run, issued to client.
-func (s *requestStates) seal(run mcpexec.RunID, client string) string {
-	return requestStateVersion + "." + string(run) + "." + base64.RawURLEncoding.EncodeToString(s.mac(requestStateVersion, string(run), client))
+// seal is the requestState of run, held by holder and issued to client.
+func (s *requestStates) seal(holder string, run mcpexec.RunID, client string) string {
+	return requestStateVersion + "." + base64.RawURLEncoding.EncodeToString([]byte(holder)) + "." + string(run) + "." +
+		base64.RawURLEncoding.EncodeToString(s.mac(requestStateVersion, holder+"\x00"+string(run), client))
 }
 
 // sealFlat is the requestState of the flat call named by subject, issued
@@ -73,28 +83,29 @@ func (s *requestStates) openFlat(state, subject, client string) error {
 	return nil
 }
 
-// open returns the run a requestState names, if it verifies for client.
-func (s *requestStates) open(state, client string) (mcpexec.RunID, error) {
-	version, rest, ok := strings.Cut(state, ".")
-	if !ok || version != requestStateVersion {
-		return "", errBadRequestState
+// open returns the holder and the run a requestState names, if it
+// verifies for client.
+func (s *requestStates) open(state, client string) (holder string, run mcpexec.RunID, err error) {
+	parts := strings.Split(state, ".")
+	if len(parts) != 4 || parts[0] != requestStateVersion || parts[2] == "" {
+		return "", "", errBadRequestState
 	}
-	i := strings.LastIndexByte(rest, '.')
-	if i <= 0 {
-		return "", errBadRequestState
+	h, err := base64.RawURLEncoding.DecodeString(parts[1])
+	if err != nil {
+		return "", "", errBadRequestState
 	}
-	run := mcpexec.RunID(rest[:i])
-	got, err := base64.RawURLEncoding.DecodeString(rest[i+1:])
-	if err != nil || !hmac.Equal(got, s.mac(requestStateVersion, string(run), client)) {
-		return "", errBadRequestState
+	holder, run = string(h), mcpexec.RunID(parts[2])
+	got, err := base64.RawURLEncoding.DecodeString(parts[3])
+	if err != nil || !hmac.Equal(got, s.mac(requestStateVersion, holder+"\x00"+string(run), client)) {
+		return "", "", errBadRequestState
 	}
-	return run, nil
+	return holder, run, nil
 }
 
-// mac binds the subject (a run, a flat call) of a layout to the client;
-// the NUL separators keep the fields apart (none holds one).
+// mac binds the subject (a holder and its run, a flat call) of a layout to
+// the client; the NUL separators keep the fields apart (none holds one).
 func (s *requestStates) mac(layout, subject, client string) []byte {
-	m := hmac.New(sha256.New, s.key[:])
+	m := hmac.New(sha256.New, s.key)
 	m.Write([]byte(layout + "\x00" + subject + "\x00" + client))
 	return m.Sum(nil)
 }

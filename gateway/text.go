@@ -71,7 +71,34 @@ const (
 	unknownRunText = "Unknown run: the run these answers are for is not known here: it ended long ago and was forgotten. " +
 		"The calls it waited on did not run; tool calls that had already completed stay in effect."
 	closingText = "The gateway is shutting down: the call did not run."
+	// expiredRunText is a task's error once its run's end is forgotten.
+	expiredRunText = "The task's result has expired: it ended long enough ago that it is no longer kept."
 )
+
+// textRunLost is the failure of a retry whose run was lost with the
+// process that held it: replica (an address), or, without replicas, this
+// gateway's earlier incarnation.
+func textRunLost(replica string) string {
+	where := "the gateway restarted since it parked, and the run was lost with it"
+	if replica != "" {
+		where = "it waited on gateway replica " + replica + ", which is gone (stopped, restarted or crashed), and the run was lost with its replica"
+	}
+	return "Run lost: the run these answers are for no longer exists: " + where + ". " +
+		"The calls it waited on did not run; tool calls that had already completed stay in effect."
+}
+
+// textReplicaUnknown refuses a retry whose run waits on a replica this
+// gateway is not joined to.
+func textReplicaUnknown(replica string) string {
+	return "The run these answers are for waits on gateway replica " + replica +
+		", which is not among this gateway's replicas, so the answers could not reach it; nothing was run."
+}
+
+// textForwardFailed is the failure of a retry this replica could not pass
+// to the replica holding its run, or whose answer it could not read.
+func textForwardFailed(replica string, err error) string {
+	return "The answers could not be passed to gateway replica " + replica + ", which holds the run: " + err.Error() + "."
+}
 
 // Denial reasons when the person closed the question without answering.
 const (

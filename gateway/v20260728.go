@@ -39,25 +39,44 @@ func (g *Gateway) execParking(ctx context.Context, req *mcp.CallToolRequest, c c
 	if identity == "" {
 		return toolResult(false, closingText, nil), nil
 	}
-	var res mcpexec.ExecResult
 	if state := req.Params.RequestState; state != "" {
-		run, err := g.requestStates.open(state, identity)
+		holder, run, err := g.requestStates.open(state, identity)
 		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
-		if res, err = g.resume(ctx, run, req.Params.InputResponses, onProgress); err != nil {
-			return toolResult(false, unknownRunText, nil), nil
+		if replica, here := g.holds(holder); !here {
+			return g.forwardRetry(ctx, replica, state, identity, req.Params.InputResponses, onProgress)
 		}
-	} else {
-		res = g.sys.StartRun(ctx, mcpexec.DeclareOptions{}, req.Params.Arguments, onProgress)
+		return g.retryHere(ctx, holder, run, identity, req.Params.InputResponses, onProgress), nil
 	}
+	return g.parkingResult(g.sys.StartRun(ctx, mcpexec.DeclareOptions{}, req.Params.Arguments, onProgress), identity), nil
+}
+
+// retryHere answers the questions of run, which this process holds or
+// held as holder, and waits for the run again.
+func (g *Gateway) retryHere(ctx context.Context, holder string, run mcpexec.RunID, identity string, responses mcp.InputResponseMap, onProgress func(string)) *mcp.CallToolResult {
+	if holder != g.holder() {
+		// Issued under the shared key by this replica's earlier
+		// incarnation: the run died with it.
+		return toolResult(false, textRunLost(g.replica()), nil)
+	}
+	res, err := g.resume(ctx, run, responses, onProgress)
+	if err != nil {
+		return toolResult(false, unknownRunText, nil)
+	}
+	return g.parkingResult(res, identity)
+}
+
+// parkingResult is the tool result of a run that parks: its questions as
+// input_required, with the requestState of its retry, or its end.
+func (g *Gateway) parkingResult(res mcpexec.ExecResult, identity string) *mcp.CallToolResult {
 	if res.Pending != nil {
 		return &mcp.CallToolResult{
 			InputRequests: inputRequests(res.Pending.Questions, g.describeHints),
-			RequestState:  g.requestStates.seal(res.Pending.Run, identity),
-		}, nil
+			RequestState:  g.requestStates.seal(g.holder(), res.Pending.Run, identity),
+		}
 	}
-	return execResult(res), nil
+	return execResult(res)
 }
 
 // resume answers the questions run waits on with responses and waits for

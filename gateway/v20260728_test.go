@@ -60,26 +60,37 @@ func TestFlatCallsAskByRoundTripAt20260728(t *testing.T) {
 	}
 }
 
-// A requestState verifies only unaltered, for its own subject, and for
-// the client it was issued to; one from another process (another key)
-// does not verify.
+// A requestState verifies only unaltered, for its own holder and run, and
+// for the client it was issued to; one from another process verifies only
+// when the two share their key (replicas), and then names its holder.
 func TestRequestStateIsBoundToItsRunAndClient(t *testing.T) {
-	s := newRequestStates()
-	state := s.seal("run_abc", "client a")
-	if run, err := s.open(state, "client a"); err != nil || run != "run_abc" {
-		t.Fatalf("open: %q %v", run, err)
+	s := newRequestStates(nil)
+	state := s.seal("inc@", "run_abc", "client a")
+	if holder, run, err := s.open(state, "client a"); err != nil || run != "run_abc" || holder != "inc@" {
+		t.Fatalf("open: %q %q %v", holder, run, err)
 	}
-	if _, err := s.open(state, "client b"); err == nil {
+	if _, _, err := s.open(state, "client b"); err == nil {
 		t.Error("another client's requestState verified")
 	}
-	if _, err := s.open(strings.Replace(state, "run_abc", "run_abd", 1), "client a"); err == nil {
+	if _, _, err := s.open(strings.Replace(state, "run_abc", "run_abd", 1), "client a"); err == nil {
 		t.Error("a requestState naming another run verified")
 	}
-	if _, err := newRequestStates().open(state, "client a"); err == nil {
+	other := s.seal("inc@10.0.0.2:7500", "run_abc", "client a")
+	forged := strings.Join(append(strings.Split(other, ".")[:1], append(strings.Split(state, ".")[1:2], strings.Split(other, ".")[2:]...)...), ".")
+	if _, _, err := s.open(forged, "client a"); err == nil {
+		t.Error("a requestState naming another holder verified")
+	}
+	if _, _, err := newRequestStates(nil).open(state, "client a"); err == nil {
 		t.Error("another process's requestState verified")
 	}
-	for _, bad := range []string{"", "v1", "v1.", "v1.run_abc", "v1.run_abc.!!", s.sealFlat("run_abc", "client a")} {
-		if _, err := s.open(bad, "client a"); err == nil {
+	key := []byte("a key the replicas share, long enough")
+	shared := newRequestStates(key).seal("inc@10.0.0.1:7500", "run_abc", "client a")
+	if holder, run, err := newRequestStates(key).open(shared, "client a"); err != nil || holder != "inc@10.0.0.1:7500" || run != "run_abc" {
+		t.Errorf("a replica sharing the key: %q %q %v, want the holder and run", holder, run, err)
+	}
+	for _, bad := range []string{"", "v2", "v2.", "v2.aW5jQA.run_abc", "v2.aW5jQA.run_abc.!!", "v2.!!.run_abc." + strings.Split(state, ".")[3],
+		"v1.run_abc." + strings.Split(state, ".")[3], s.sealFlat("run_abc", "client a")} {
+		if _, _, err := s.open(bad, "client a"); err == nil {
 			t.Errorf("%q verified", bad)
 		}
 	}

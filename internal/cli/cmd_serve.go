@@ -28,6 +28,10 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 		}
 		defer ln.Close()
 	}
+	stateKey, err := f.replicas.stateKey()
+	if err != nil {
+		return err
+	}
 	opts := mcpexec.Options{CatalogBudget: f.budget, ParkTimeout: f.parkTimeout}
 	f.limitFlags.options(&opts)
 	if err := f.nodes.options(&opts); err != nil {
@@ -44,8 +48,14 @@ func cmdServe(ctx context.Context, args []string, c console) error {
 	}
 	defer s.close()
 	gw := gateway.New(s.System, gateway.Options{Name: c.prog.name, Version: version(), State: f.limitFlags.stateLimits(),
-		YieldAfter: f.yieldAfter})
+		YieldAfter: f.yieldAfter, StateKey: stateKey})
 	defer gw.Close()
+	if err := f.replicas.join(gw, f.nodes.tls); err != nil {
+		return err
+	}
+	if f.replicas.joined() {
+		fmt.Fprintf(c.stderr, "%s: replica on %s, peers %v\n", c.prog.name, f.replicas.listen, f.replicas.peers)
+	}
 	if ln == nil {
 		err = gw.ServeStdio(ctx)
 	} else {

@@ -274,12 +274,13 @@ type serveFlags struct {
 	http         string // "" = stdio
 	allowOrigins []string
 	nodes        nodeFlags
+	replicas     replicaFlags
 	parkTimeout  time.Duration
 	yieldAfter   time.Duration
 }
 
 const serveSynopsis = "[--settings FILE] [--http ADDR] [--allow-origin ORIGIN]... [--budget N] [--timeout D] [--park-timeout D] [--yield-after D] [--max-calls N] [--memory-mb N] [--state-mb N] " +
-	"[--node HOST:PORT... --node-listen HOST:PORT --tls-cert FILE --tls-key FILE --tls-ca FILE] [--metrics ADDR] [--trace-args] [--verbose]"
+	"[--node HOST:PORT... --node-listen HOST:PORT] [--state-key-file FILE] [--replica-listen HOST:PORT --replica-peer HOST:PORT...] [--tls-cert FILE --tls-key FILE --tls-ca FILE] [--metrics ADDR] [--trace-args] [--verbose]"
 
 // defaultYieldAfter is how long an Exec call of serve waits for its script
 // by default: under the minute many MCP clients give a tool call.
@@ -304,6 +305,7 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 	durationFlag(fs, &f.parkTimeout, "park-timeout", mcpexec.DefaultParkTimeout,
 		"how long (a `duration`) a run waits, parked, for the answers of a client that gets its questions as input_required results (protocol 2026-07-28); then it is cancelled")
 	addNodeFlags(fs, &f.nodes)
+	addReplicaFlags(fs, &f.replicas)
 	addTelemetryFlags(fs, &f.telemetryFlags)
 	durationFlag(fs, &f.yieldAfter, "yield-after", defaultYieldAfter,
 		"how long (a `duration`) an Exec call waits for its script: one still running then returns \"Still running\" with a handle to wait on or cancel; 0 waits for every script's end")
@@ -311,7 +313,10 @@ func parseServeFlags(p *program, args []string, errOut io.Writer) (serveFlags, e
 	if err := parseFlagsOnly(fs, args); err != nil {
 		return f, err
 	}
-	if err := f.nodes.check(fs); err != nil {
+	if err := f.nodes.check(fs, f.replicas.joined()); err != nil {
+		return f, err
+	}
+	if err := f.replicas.check(fs, f.http); err != nil {
 		return f, err
 	}
 	if err := f.poolFlags.check(p, fs); err != nil {

@@ -21,7 +21,7 @@ func (f tlsFlags) given() bool { return f.files != nodes.TLSFiles{} }
 
 func (f tlsFlags) check(fs *flag.FlagSet) error {
 	if f.files.Cert == "" || f.files.Key == "" || f.files.CA == "" {
-		return usageError(fs, "--tls-cert, --tls-key and --tls-ca are all required: a daemon and its sandbox nodes talk over mutual TLS only")
+		return usageError(fs, "--tls-cert, --tls-key and --tls-ca are all required: a daemon, its sandbox nodes and its replicas talk over mutual TLS only")
 	}
 	return nil
 }
@@ -43,10 +43,12 @@ func addNodeFlags(fs *flag.FlagSet, f *nodeFlags) {
 	addTLSFlags(fs, &f.tls, "sandbox node")
 }
 
-func (f nodeFlags) check(fs *flag.FlagSet) error {
-	if len(f.nodes) == 0 {
+// check checks the node flags; replicas says the TLS files serve the
+// gateway's replicas too.
+func (f nodeFlags) check(fs *flag.FlagSet, replicas bool) error {
+	if len(f.nodes) == 0 && !replicas {
 		if f.tls.given() {
-			return usageError(fs, "--tls-cert, --tls-key and --tls-ca apply to --node only")
+			return usageError(fs, "--tls-cert, --tls-key and --tls-ca apply to --node and --replica-listen only")
 		}
 		return nil
 	}

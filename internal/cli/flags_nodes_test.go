@@ -52,7 +52,7 @@ func TestNodeFlagsRequireMutualTLS(t *testing.T) {
 		{"serve with TLS and no nodes", func(args []string, errOut *bytes.Buffer) error {
 			_, err := parseServeFlags(mcpexecProgram, args, errOut)
 			return err
-		}, append([]string{"--servers", "s.json"}, nodeTLS...), "apply to --node only"},
+		}, append([]string{"--servers", "s.json"}, nodeTLS...), "apply to --node"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

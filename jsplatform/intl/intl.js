@@ -48,6 +48,18 @@
 		if (isObject(o)) return ObjectToString.call(o);
 		return typeof o === 'string' ? `"${o}"` : StringValue(o);
 	};
+	// fallbackSymbol is %Intl%.[[FallbackSymbol]], where a legacy call of
+	// NumberFormat or DateTimeFormat leaves the object it made.
+	const fallbackSymbol = Symbol('IntlLegacyConstructedSymbol');
+	const hasInstance = Function.prototype[Symbol.hasInstance];
+	// record makes an object's internal slots: without a prototype, so that
+	// what a script puts on Object.prototype never sees or refuses them.
+	const ObjectAssign = Object.assign;
+	const record = (o) => ObjectAssign(ObjectCreate(null), o);
+	// createData is CreateDataProperty: it defines, where an assignment
+	// would call a setter a script put on Object.prototype or
+	// Array.prototype.
+	const createData = (o, key, value) => defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
 	const toStringTag = (proto, tag) => defineProperty(proto, Symbol.toStringTag, { value: tag, configurable: true });
 
 	// --- Locales -----------------------------------------------------------
@@ -92,7 +104,7 @@
 			if (typeof kValue !== 'string' && !isObject(kValue)) throw new TypeError('Language ID should be string or object.');
 			const tag = localeSlots.has(kValue) ? localeSlots.get(kValue).tag : toText(kValue);
 			const canonical = canonicalize(tag);
-			if (!seen.includes(canonical)) seen[seen.length] = canonical; // not push, which a script may replace
+			if (!seen.includes(canonical)) createData(seen, seen.length, canonical); // not push, which a script may replace
 		}
 		return seen;
 	};
@@ -137,7 +149,7 @@
 	const resolveLocale = (requested, options, relevantKeys, keyData) => {
 		const r = lookupMatcher(requested);
 		let foundLocale = r.locale, supported = '';
-		const result = {};
+		const result = ObjectCreate(null);
 		for (const key of relevantKeys) {
 			const values = keyData(foundLocale, key);
 			let value = values[0], addition = '';
@@ -205,7 +217,7 @@
 		getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit');
 		const out = [];
 		for (const locale of requested) {
-			if (bestAvailableLocale(removeUnicodeExtension(locale)[0]) !== undefined) out[out.length] = locale;
+			if (bestAvailableLocale(removeUnicodeExtension(locale)[0]) !== undefined) createData(out, out.length, locale);
 		}
 		return out;
 	};
@@ -357,7 +369,7 @@
 	};
 
 	const numberFormatSlots = makeSlots();
-	const numberKeyData = (locale, key) => (key === 'nu' ? ['latn'] : [null]);
+	const numberKeyData = (locale, key) => (key === 'nu' ? native.numberingSystems : [null]);
 
 	// initializeNumberFormat is ECMA-402's InitializeNumberFormat; it
 	// returns the slots (the resolved options and the Go formatter).
@@ -370,7 +382,7 @@
 		if (numberingSystem !== undefined && !isTypeSequence(numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`);
 		opt.nu = numberingSystem;
 		const r = resolveLocale(requested, opt, ['nu'], numberKeyData);
-		const s = { locale: r.locale, dataLocale: r.dataLocale, numberingSystem: r.nu };
+		const s = record({ locale: r.locale, dataLocale: r.dataLocale, numberingSystem: r.nu });
 		const owner = 'Intl.NumberFormat';
 		const style = getOption(options, 'style', 'string', ['decimal', 'percent', 'currency', 'unit'], 'decimal', owner);
 		s.style = style;
@@ -432,6 +444,9 @@
 	};
 
 	const thisNumberFormat = (nf, method) => {
+		// format and resolvedOptions unwrap an object the constructor,
+		// called as a function, chained to a new NumberFormat.
+		if ((method === 'format' || method === 'resolvedOptions') && !numberFormatSlots.has(nf) && isObject(nf) && hasInstance.call(NumberFormat, nf)) nf = nf[fallbackSymbol];
 		const s = numberFormatSlots.get(nf);
 		if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${method} called on incompatible receiver ${receiverText(nf)}`);
 		return s;
@@ -442,6 +457,12 @@
 		const proto = isObject(target.prototype) ? target.prototype : NumberFormat.prototype;
 		const nf = ObjectCreate(proto);
 		numberFormatSlots.set(nf, initializeNumberFormat(locales, options));
+		// ChainNumberFormat (normative optional): called as a function on
+		// a NumberFormat, the constructor hangs the new one on it.
+		if (new.target === undefined && isObject(this) && hasInstance.call(NumberFormat, this)) {
+			defineProperty(this, fallbackSymbol, { value: nf, writable: false, enumerable: false, configurable: false });
+			return this;
+		}
 		return nf;
 	}
 	makeConstructor(NumberFormat, 0, 'Intl.NumberFormat');
@@ -465,7 +486,7 @@
 				'minimumIntegerDigits', 'minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits',
 				'maximumSignificantDigits', 'useGrouping', 'notation', 'compactDisplay', 'signDisplay', 'roundingIncrement',
 				'roundingMode', 'roundingPriority', 'trailingZeroDisplay']) {
-				if (s[key] !== undefined) out[key] = s[key];
+				if (s[key] !== undefined) createData(out, key, s[key]);
 			}
 			return out;
 		},
@@ -520,12 +541,12 @@
 		opt.kn = numeric;
 		opt.kf = getOption(options, 'caseFirst', 'string', ['upper', 'lower', 'false'], undefined, owner);
 		const r = resolveLocale(requested, opt, ['co', 'kf', 'kn'], collatorKeyData);
-		const s = {
+		const s = record({
 			locale: r.locale, dataLocale: r.dataLocale, usage,
 			collation: r.co === null ? 'default' : r.co,
 			numeric: r.kn === 'true',
 			caseFirst: r.kf === null ? 'false' : r.kf,
-		};
+		});
 		let sensitivity = getOption(options, 'sensitivity', 'string', ['base', 'accent', 'case', 'variant'], undefined, owner);
 		if (sensitivity === undefined) sensitivity = 'variant';
 		s.sensitivity = sensitivity;
@@ -585,7 +606,7 @@
 			const owner = 'Intl.PluralRules';
 			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
 			const type = getOption(options, 'type', 'string', ['cardinal', 'ordinal'], 'cardinal', owner);
-			const s = { type };
+			const s = record({ type });
 			setDigitOptions(s, options, 0, 3, 'standard');
 			const r = resolveLocale(requested, opt, [], () => [null]);
 			s.locale = r.locale;
@@ -613,10 +634,10 @@
 			const s = thisPluralRules(this, 'resolvedOptions');
 			const out = { locale: s.locale, type: s.type, minimumIntegerDigits: s.minimumIntegerDigits };
 			for (const key of ['minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits', 'maximumSignificantDigits']) {
-				if (s[key] !== undefined) out[key] = s[key];
+				if (s[key] !== undefined) createData(out, key, s[key]);
 			}
-			out.pluralCategories = native.pluralCategories(s);
-			for (const key of ['roundingIncrement', 'roundingMode', 'roundingPriority', 'trailingZeroDisplay']) out[key] = s[key];
+			createData(out, 'pluralCategories', native.pluralCategories(s));
+			for (const key of ['roundingIncrement', 'roundingMode', 'roundingPriority', 'trailingZeroDisplay']) createData(out, key, s[key]);
 			return out;
 		}
 	}
@@ -639,7 +660,7 @@
 	const dateKeyData = (locale, key) => {
 		switch (key) {
 			case 'ca': return ['gregory'];
-			case 'nu': return ['latn'];
+			case 'nu': return native.numberingSystems;
 			case 'hc': return [null, 'h11', 'h12', 'h23', 'h24'];
 		}
 		return [null];
@@ -669,7 +690,7 @@
 		if (hour12 !== undefined) hourCycle = null;
 		opt.hc = hourCycle;
 		const r = resolveLocale(requested, opt, ['ca', 'hc', 'nu'], dateKeyData);
-		const s = { locale: r.locale, dataLocale: r.dataLocale, calendar: r.ca, numberingSystem: r.nu };
+		const s = record({ locale: r.locale, dataLocale: r.dataLocale, calendar: r.ca, numberingSystem: r.nu });
 		let timeZone = options.timeZone;
 		if (timeZone === undefined) timeZone = defaultTimeZone;
 		else {
@@ -714,7 +735,7 @@
 			dataLocale: r.dataLocale, timeZone, hourCycle: hc, dateStyle, timeStyle,
 			weekday: f.weekday, era: f.era, year: f.year, month: f.month, day: f.day, dayPeriod: f.dayPeriod,
 			hour: f.hour, minute: f.minute, second: f.second, fractionalSecondDigits: f.fractionalSecondDigits,
-			timeZoneName: f.timeZoneName,
+			timeZoneName: f.timeZoneName, numberingSystem: s.numberingSystem,
 		});
 		s.formatter = made.format;
 		const shown = made.components;
@@ -727,7 +748,7 @@
 			s.timeStyle = timeStyle;
 		} else {
 			for (const [prop] of dateFields) {
-				if (prop === 'fractionalSecondDigits' || prop === 'dayPeriod') s[prop] = f[prop];
+				if (prop === 'fractionalSecondDigits') s[prop] = f[prop];
 				else if (prop === 'era') s.era = f.era;
 				else if (shown[prop] !== undefined) s[prop] = shown[prop];
 			}
@@ -751,6 +772,9 @@
 	const dateText = (parts) => joinParts(parts).replace(/\u202f/g, ' ');
 
 	const thisDateTimeFormat = (dtf, method) => {
+		// format and resolvedOptions unwrap an object the constructor,
+		// called as a function, chained to a new DateTimeFormat.
+		if ((method === 'format' || method === 'resolvedOptions') && !dateTimeFormatSlots.has(dtf) && isObject(dtf) && hasInstance.call(DateTimeFormat, dtf)) dtf = dtf[fallbackSymbol];
 		const s = dateTimeFormatSlots.get(dtf);
 		if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${method} called on incompatible receiver ${receiverText(dtf)}`);
 		return s;
@@ -761,6 +785,12 @@
 		const proto = isObject(target.prototype) ? target.prototype : DateTimeFormat.prototype;
 		const dtf = ObjectCreate(proto);
 		dateTimeFormatSlots.set(dtf, createDateTimeFormat(locales, options, 'any', 'date'));
+		// ChainDateTimeFormat (normative optional): called as a function
+		// on a DateTimeFormat, the constructor hangs the new one on it.
+		if (new.target === undefined && isObject(this) && hasInstance.call(DateTimeFormat, this)) {
+			defineProperty(this, fallbackSymbol, { value: dtf, writable: false, enumerable: false, configurable: false });
+			return this;
+		}
 		return dtf;
 	}
 	makeConstructor(DateTimeFormat, 0, 'Intl.DateTimeFormat');
@@ -788,7 +818,7 @@
 			const out = {};
 			for (const key of ['locale', 'calendar', 'numberingSystem', 'timeZone', 'hourCycle', 'hour12', 'weekday', 'era', 'year',
 				'month', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'fractionalSecondDigits', 'timeZoneName', 'dateStyle', 'timeStyle']) {
-				if (s[key] !== undefined) out[key] = s[key];
+				if (s[key] !== undefined) createData(out, key, s[key]);
 			}
 			return out;
 		},
@@ -832,7 +862,7 @@
 			if (numberingSystem !== undefined && !isTypeSequence(numberingSystem)) throw new RangeError(`Invalid numberingSystem : ${numberingSystem}`);
 			opt.nu = numberingSystem;
 			const r = resolveLocale(requested, opt, ['nu'], numberKeyData);
-			const s = { locale: r.locale, dataLocale: r.dataLocale, numberingSystem: r.nu };
+			const s = record({ locale: r.locale, dataLocale: r.dataLocale, numberingSystem: r.nu });
 			s.style = getOption(options, 'style', 'string', ['long', 'short', 'narrow'], 'long', owner);
 			s.numeric = getOption(options, 'numeric', 'string', ['always', 'auto'], 'always', owner);
 			s.formatter = native.relativeTimeFormatter(s);
@@ -897,7 +927,7 @@
 			const opt = ObjectCreate(null);
 			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
 			const r = resolveLocale(requested, opt, [], () => [null]);
-			const s = { locale: r.locale };
+			const s = record({ locale: r.locale });
 			s.type = getOption(options, 'type', 'string', ['conjunction', 'disjunction', 'unit'], 'conjunction', owner);
 			s.style = getOption(options, 'style', 'string', ['long', 'short', 'narrow'], 'long', owner);
 			s.patterns = native.listPatterns(r.dataLocale, s.type, s.style);
@@ -985,7 +1015,7 @@
 			const s = displayNamesSlots.get(this);
 			if (s === undefined) throw new TypeError(`Method Intl.DisplayNames.prototype.resolvedOptions called on incompatible receiver ${receiverText(this)}`);
 			const o = { locale: s.locale, style: s.style, type: s.type, fallback: s.fallback };
-			if (s.type === 'language') o.languageDisplay = s.languageDisplay;
+			if (s.type === 'language') createData(o, 'languageDisplay', s.languageDisplay);
 			return o;
 		}
 	}
@@ -1015,7 +1045,7 @@
 	const segmentData = (s, i) => {
 		const start = i === 0 ? 0 : s.ends[i - 1], end = s.ends[i];
 		const o = { segment: s.string.slice(start, end), index: start, input: s.string };
-		if (s.granularity === 'word') o.isWordLike = s.wordLike[i];
+		if (s.granularity === 'word') createData(o, 'isWordLike', s.wordLike[i]);
 		return o;
 	};
 	// segmentAt finds the segment holding code unit n by binary search.
@@ -1179,7 +1209,7 @@
 			}
 			tag = canonicalize(withKeywords(noExtension, attributes, keywords));
 			const final = splitTag(tag).keywords;
-			const slot = { tag };
+			const slot = record({ tag });
 			for (const key of localeKeys) {
 				if (final.has(key)) slot[key] = final.get(key) === '' ? 'true' : final.get(key);
 			}
