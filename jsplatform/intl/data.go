@@ -50,10 +50,10 @@ type numberData struct {
 	Symbols         numberSymbols
 	MinimumGrouping int
 	// Range are formatRange's separator ("–") and approximately sign ("~").
-	Range struct{ Separator, Approximately string }
-	Decimal         struct{ Negative []patternPart }
-	Percent         struct{ Positive, Negative []patternPart }
-	Currency        struct {
+	Range    struct{ Separator, Approximately string }
+	Decimal  struct{ Negative []patternPart }
+	Percent  struct{ Positive, Negative []patternPart }
+	Currency struct {
 		Positive, Negative, AccountingPositive, AccountingNegative, NamePositive, NameNegative []patternPart
 	}
 	Plurals    []string
