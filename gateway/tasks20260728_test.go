@@ -17,6 +17,9 @@ import (
 type statelessClient struct {
 	url, name string
 	tasks     bool
+	// routedAs, when set, is the Mcp-Name header sent instead of the
+	// request's own.
+	routedAs string
 }
 
 // rpcReply is a JSON-RPC response: its result, or its error.
@@ -59,6 +62,9 @@ func (c statelessClient) call(t *testing.T, method string, params map[string]any
 		req.Header.Set("Mcp-Name", name)
 	} else if id, ok := params["taskId"].(string); ok {
 		req.Header.Set("Mcp-Name", id)
+	}
+	if c.routedAs != "" {
+		req.Header.Set("Mcp-Name", c.routedAs)
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -144,7 +150,8 @@ func resultText(task map[string]any) (text string, isError bool) {
 // extension, tasks/get polls it to completed with the result inlined, a
 // question reaches it as inputRequests and tasks/update answers it, a
 // script that throws is completed with an isError result, and
-// tasks/cancel stops a script, acked without a task. The task is its
+// tasks/cancel stops a script, acked without a task; a task method's
+// Mcp-Name header must name its task. The task is its
 // client's alone; a client without the extension gets plain results and
 // is refused the task methods; the v1 methods are not part of it.
 func TestExecAsATaskOfTheTasksExtension20260728(t *testing.T) {
@@ -218,6 +225,11 @@ func TestExecAsATaskOfTheTasksExtension20260728(t *testing.T) {
 	}
 	if got := c.until(t, id, "cancelled", "completed", "failed"); got["status"] != "cancelled" || got["result"] != nil {
 		t.Errorf("cancelled task %v", got)
+	}
+	misrouted := c
+	misrouted.routedAs = "run_another"
+	if r := misrouted.call(t, "tasks/get", map[string]any{"taskId": id}); r.Error == nil || r.Error.Code != -32020 {
+		t.Errorf("tasks/get whose Mcp-Name names another task: %+v, want -32020", r.Error)
 	}
 	if r := c.call(t, "tasks/get", map[string]any{"taskId": "run_unknown"}); r.Error == nil || r.Error.Code != -32602 {
 		t.Errorf("tasks/get of an unknown task: %+v, want -32602", r.Error)
