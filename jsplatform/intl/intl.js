@@ -606,13 +606,15 @@
 			const owner = 'Intl.PluralRules';
 			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
 			const type = getOption(options, 'type', 'string', ['cardinal', 'ordinal'], 'cardinal', owner);
-			const s = record({ type });
-			setDigitOptions(s, options, 0, 3, 'standard');
+			const notation = getOption(options, 'notation', 'string', ['standard', 'scientific', 'engineering', 'compact'], 'standard', owner);
+			const compactDisplay = getOption(options, 'compactDisplay', 'string', ['short', 'long'], 'short', owner);
+			const s = record({ type, notation });
+			if (notation === 'compact') s.compactDisplay = compactDisplay;
+			setDigitOptions(s, options, 0, 3, notation);
 			const r = resolveLocale(requested, opt, [], () => [null]);
 			s.locale = r.locale;
 			s.dataLocale = r.dataLocale;
 			s.style = 'decimal';
-			s.notation = 'standard';
 			s.useGrouping = false;
 			s.signDisplay = 'auto';
 			s.formatter = native.numberFormatter(s);
@@ -632,7 +634,9 @@
 		}
 		resolvedOptions() {
 			const s = thisPluralRules(this, 'resolvedOptions');
-			const out = { locale: s.locale, type: s.type, minimumIntegerDigits: s.minimumIntegerDigits };
+			const out = { locale: s.locale, type: s.type, notation: s.notation };
+			if (s.compactDisplay !== undefined) createData(out, 'compactDisplay', s.compactDisplay);
+			createData(out, 'minimumIntegerDigits', s.minimumIntegerDigits);
 			for (const key of ['minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits', 'maximumSignificantDigits']) {
 				if (s[key] !== undefined) createData(out, key, s[key]);
 			}
