@@ -1,7 +1,8 @@
 # Two commands set up everything on a fresh machine: `make demo` and `make test`.
 # Each installs what it needs: the tour, the Go modules alone (its MCP servers
 # are built in); the tests, the npm packages besides (an MCP server, Node 22,
-# the conformance suite, the TypeScript SDK).
+# the conformance suite, the TypeScript SDK, the agent benchmark's servers and
+# tokenizer).
 
 GO        ?= go
 NPM_DIR   := .tools/npm
@@ -21,10 +22,17 @@ CONFORMANCE_STAMP   := $(CONFORMANCE_DIR)/.installed-$(CONFORMANCE_VERSION)
 TSSDK_VERSION := 1.32.2
 TSSDK_DIR     := .tools/ts-sdk
 TSSDK_STAMP   := $(TSSDK_DIR)/.installed-$(TSSDK_VERSION)
+# The agent benchmark's servers beside server-everything, and the tokenizer
+# its context is counted with (o200k_base).
+FILESYSTEM_VERSION    := 2026.8.31
+MEMORY_VERSION        := 2026.8.31
+GPT_TOKENIZER_VERSION := 4.0.0
+BENCH_DIR   := .tools/bench
+BENCH_STAMP := $(BENCH_DIR)/.installed-$(FILESYSTEM_VERSION)-$(MEMORY_VERSION)-$(GPT_TOKENIZER_VERSION)
 
-.PHONY: demo test bench bench-side-by-side fmt vet deps fuzz
+.PHONY: demo test bench bench-agent bench-side-by-side fmt vet deps fuzz
 
-deps: $(EVERYTHING_BIN) $(NODE22_STAMP) $(CONFORMANCE_STAMP) $(TSSDK_STAMP)
+deps: $(EVERYTHING_BIN) $(NODE22_STAMP) $(CONFORMANCE_STAMP) $(TSSDK_STAMP) $(BENCH_STAMP)
 	$(GO) mod download
 
 $(EVERYTHING_BIN):
@@ -53,6 +61,14 @@ $(TSSDK_STAMP):
 		@modelcontextprotocol/sdk@$(TSSDK_VERSION)
 	touch $@
 
+$(BENCH_STAMP):
+	rm -rf $(BENCH_DIR) && mkdir -p $(BENCH_DIR)
+	cd $(BENCH_DIR) && npm install --no-audit --no-fund --loglevel=error \
+		@modelcontextprotocol/server-filesystem@$(FILESYSTEM_VERSION) \
+		@modelcontextprotocol/server-memory@$(MEMORY_VERSION) \
+		gpt-tokenizer@$(GPT_TOKENIZER_VERSION)
+	touch $@
+
 vet:
 	$(GO) vet ./...
 
@@ -61,6 +77,13 @@ test: deps vet
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./...
+
+# Each agent task done flat and in code mode through `mcpexec serve`: turns,
+# context tokens, time and the final state, as a table (BENCHMARKS.md).
+bench-agent: deps
+	@dir=$$(mktemp -d) && trap 'rm -rf "$$dir"' EXIT && \
+		$(GO) build -o "$$dir/mcpexec" ./cmd/mcpexec && \
+		$(GO) run ./cmd/benchagent --mcpexec "$$dir/mcpexec" --tools .tools
 
 # The Exec benchmarks beside the warm Node anchor, three rounds in one sitting.
 bench-side-by-side: $(NODE22_STAMP)

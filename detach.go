@@ -49,3 +49,12 @@ func (s *System) StartDetached(ctx context.Context, opts DeclareOptions, args js
 func (s *System) WaitRun(ctx context.Context, run RunID, wait time.Duration, onProgress func(summary string)) (ExecResult, error) {
 	return s.funnel.Resume(ctx, actors.ResumeCall{Run: run, OnLog: consoleFrom(ctx), OnProgress: onProgress, YieldAfter: max(wait, 0)})
 }
+
+// ResumeDetached answers questions of a parked run as ResumeRun does, then
+// waits for it at most wait (zero: until it ends or parks again), as
+// WaitRun does: a run still going then is named in Running. Cancelling ctx
+// while it waits aborts the run; after it returned, only CancelRun and
+// Close do.
+func (s *System) ResumeDetached(ctx context.Context, run RunID, answers map[string]Answer, wait time.Duration, onProgress func(summary string)) (ExecResult, error) {
+	return s.funnel.Resume(ctx, actors.ResumeCall{Run: run, Answers: answers, OnLog: consoleFrom(ctx), OnProgress: onProgress, YieldAfter: max(wait, 0)})
+}

@@ -36,6 +36,7 @@ func (v *versionRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		v.stateless.ServeHTTP(w, r)
 		return
 	}
+	carryTaskParam(r)
 	v.stateful.ServeHTTP(w, r)
 }
 

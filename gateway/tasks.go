@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,7 +17,8 @@ import (
 )
 
 // Exec as an MCP task (2025-11-25 experimental tasks, SEP-1686), over
-// stdio (ServeStdio). A client that sends a task-augmented Exec gets
+// stdio (ServeStdio) and in the HTTP sessions of Handler. A client that
+// sends a task-augmented Exec gets
 // the task at once; the script runs as a run that parks (its questions wait
 // for the client), and the task is that run: its id is the run's id, its
 // status the run's state, its status message the live summary. tasks/get
@@ -28,8 +28,15 @@ import (
 // The SDK has no tasks: the capability and Exec's execution.taskSupport are
 // added to the initialize and tools/list results by a receiving middleware;
 // a tools/call's task parameter, which the SDK's decoding would drop, is
-// moved into the request's _meta by the connection (taskWire) before the
-// SDK reads it; notifications/tasks/status are written on that connection.
+// moved into the request's _meta before the SDK reads it (taskparam.go).
+// Over stdio, notifications/tasks/status are written on the connection;
+// the SDK offers no way to write them in an HTTP session, whose clients
+// poll tasks/get (the protocol makes the notifications optional).
+//
+// A task belongs to the client that started it (its identity, caller.go):
+// another client's tasks/get is told there is no such task. Clients of
+// 2026-07-28 have the tasks extension instead (tasks20260728.go), on the
+// same store.
 
 const (
 	methodTasksGet    = "tasks/get"
@@ -90,37 +97,9 @@ func (t *taskWireTransport) Connect(ctx context.Context) (mcp.Connection, error)
 }
 
 // taskWire is a connection that keeps a tools/call's task parameter (in
-// _meta) and can write task notifications.
+// _meta, taskparam.go) and can write task notifications.
 type taskWire struct {
 	mcp.Connection
-}
-
-func (w *taskWire) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := w.Connection.Read(ctx)
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" && bytes.Contains(req.Params, []byte(`"task"`)) {
-		req.Params = taskIntoMeta(req.Params)
-	}
-	return msg, err
-}
-
-// taskIntoMeta moves params.task into params._meta, where the SDK keeps it.
-func taskIntoMeta(params json.RawMessage) json.RawMessage {
-	var p map[string]json.RawMessage
-	if json.Unmarshal(params, &p) != nil || p["task"] == nil {
-		return params
-	}
-	meta := map[string]json.RawMessage{}
-	if raw, ok := p["_meta"]; ok && json.Unmarshal(raw, &meta) != nil {
-		return params
-	}
-	meta[taskParamKey] = p["task"]
-	delete(p, "task")
-	p["_meta"], _ = json.Marshal(meta)
-	out, err := json.Marshal(p)
-	if err != nil {
-		return params
-	}
-	return out
 }
 
 func (w *taskWire) notify(ctx context.Context, method string, params any) error {
@@ -182,14 +161,39 @@ type rawResult struct {
 	raw json.RawMessage
 }
 
-func (r *rawResult) MarshalJSON() ([]byte, error) { return r.raw, nil }
+// MarshalJSON writes the rewritten bytes, with the _meta the SDK adds
+// after the middleware (the server's identity, for 2026-07-28) merged in.
+func (r *rawResult) MarshalJSON() ([]byte, error) {
+	if len(r.Meta) == 0 {
+		return r.raw, nil
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(r.raw, &obj); err != nil {
+		return nil, err
+	}
+	meta, _ := obj["_meta"].(map[string]any)
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	for k, v := range r.Meta {
+		if _, ok := meta[k]; !ok {
+			meta[k] = v
+		}
+	}
+	obj["_meta"] = meta
+	return json.Marshal(obj)
+}
 
 // execTask is one task: an Exec run started by a task-augmented call.
 type execTask struct {
-	run     mcpexec.RunID
-	owner   *mcp.ServerSession
+	run mcpexec.RunID
+	// owner is the identity of the client that started it.
+	owner   string
 	created time.Time
 	ttl     time.Duration
+	// notify tells its client of a change of status; nil where the
+	// gateway cannot (HTTP).
+	notify func(taskInfo)
 
 	mu      sync.Mutex
 	status  string
@@ -222,6 +226,21 @@ type execTasks struct {
 	wg      sync.WaitGroup // the tasks' watchers
 }
 
+// watch runs a task's watcher, unless the gateway is closing.
+func (ts *execTasks) watch(follow func()) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.closing {
+		return false
+	}
+	ts.wg.Add(1)
+	go func() {
+		defer ts.wg.Done()
+		follow()
+	}()
+	return true
+}
+
 func (ts *execTasks) add(t *execTask) bool {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
@@ -233,29 +252,28 @@ func (ts *execTasks) add(t *execTask) bool {
 	}
 	ts.forgetExpiredLocked()
 	ts.tasks[string(t.run)] = t
-	ts.wg.Add(1)
 	return true
 }
 
-// of finds ss's task id.
-func (ts *execTasks) of(ss *mcp.ServerSession, id string) (*execTask, bool) {
+// of finds owner's task id.
+func (ts *execTasks) of(owner, id string) (*execTask, bool) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	ts.forgetExpiredLocked()
 	t, ok := ts.tasks[id]
-	if !ok || t.owner != ss {
+	if !ok || owner == "" || t.owner != owner {
 		return nil, false
 	}
 	return t, true
 }
 
-func (ts *execTasks) list(ss *mcp.ServerSession) []*execTask {
+func (ts *execTasks) list(owner string) []*execTask {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	ts.forgetExpiredLocked()
 	var out []*execTask
 	for _, t := range ts.tasks {
-		if t.owner == ss {
+		if owner != "" && t.owner == owner {
 			out = append(out, t)
 		}
 	}
@@ -288,13 +306,21 @@ func (g *Gateway) registerTasks() {
 	_ = mcp.AddReceivingCustomMethod(g.server, methodTasksResult, g.taskResultOf)
 	_ = mcp.AddReceivingCustomMethod(g.server, methodTasksCancel, g.taskCancel)
 	_ = mcp.AddReceivingCustomMethod(g.server, methodTasksList, g.taskList)
+	// Served by extensionMiddleware alone: the SDK only needs to know it.
+	_ = mcp.AddReceivingCustomMethod(g.server, methodTasksUpdate, func(context.Context, *mcp.ServerSession, *updateParams) (*taskState, error) {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: methodTasksUpdate + " is a method of the " + tasksExtension + " extension, of protocol " + protocol20260728}
+	})
 }
 
 // taskMiddleware declares tasks on a connection that carries them, and
-// starts a task for a task-augmented Exec.
+// starts a task for a task-augmented Exec; a 2026-07-28 request has the
+// tasks extension instead.
 func (g *Gateway) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if g.tasksWire() == nil {
+		if requestVersion(req) >= protocol20260728 {
+			return g.extensionMiddleware(ctx, method, req, next)
+		}
+		if !g.carriesTasks(req) {
 			return next(ctx, method, req)
 		}
 		if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params.Name == exectool.Name {
@@ -314,6 +340,25 @@ func (g *Gateway) taskMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return res, nil
 	}
+}
+
+// carriesTasks reports whether req's connection keeps a tools/call's task
+// parameter: the stdio connection, or an HTTP session's request that went
+// through carryTaskParam.
+func (g *Gateway) carriesTasks(req mcp.Request) bool {
+	if g.tasksWire() != nil {
+		return true
+	}
+	extra := req.GetExtra()
+	return extra != nil && extra.Header.Get(tasksCarriedHeader) != ""
+}
+
+// requestVersion is the protocol version req was sent at.
+func requestVersion(req mcp.Request) string {
+	if r, ok := req.(interface{ ProtocolVersion() string }); ok {
+		return r.ProtocolVersion()
+	}
+	return ""
 }
 
 // rewritten is res re-encoded after edit changed its JSON object.
@@ -378,19 +423,20 @@ func (g *Gateway) startTask(ctx context.Context, call *mcp.CallToolRequest, para
 		return execResult(res), nil
 	}
 	now := time.Now()
-	t := &execTask{run: run, owner: call.Session, created: now, ttl: ttl, status: "working", updated: now}
-	if !g.tasks.add(t) {
+	t := &execTask{run: run, owner: g.identity(c), created: now, ttl: ttl, status: "working", updated: now}
+	if w := g.tasksWire(); w != nil {
+		t.notify = func(info taskInfo) { _ = w.notify(g.lifetime, "notifications/tasks/status", info) }
+	}
+	if !g.tasks.add(t) || !g.tasks.watch(func() { g.watchTask(t) }) {
 		g.sys.CancelRun(run)
 		return toolResult(false, closingText, nil), nil
 	}
-	go g.watchTask(t)
 	return &taskResult{Task: t.info()}, nil
 }
 
 // watchTask follows a task's run until it ends (or the task's time to
 // live does), notifying its client of each change of status.
 func (g *Gateway) watchTask(t *execTask) {
-	defer g.tasks.wg.Done()
 	tick := time.NewTicker(taskPollInterval)
 	defer tick.Stop()
 	var told taskInfo // what the client was last told
@@ -402,8 +448,8 @@ func (g *Gateway) watchTask(t *execTask) {
 		t.set(string(st.State), statusMessage(st.Calls))
 		if now := t.info(); now.Status != told.Status || now.StatusMessage != told.StatusMessage {
 			told = now
-			if w := g.tasksWire(); w != nil {
-				_ = w.notify(g.lifetime, "notifications/tasks/status", now)
+			if t.notify != nil {
+				t.notify(now)
 			}
 		}
 		if st.State.Ended() {
@@ -428,7 +474,7 @@ func statusMessage(calls []string) string {
 }
 
 func (g *Gateway) taskGet(ctx context.Context, ss *mcp.ServerSession, p *taskParams) (*taskState, error) {
-	t, ok := g.tasks.of(ss, p.TaskID)
+	t, ok := g.tasks.of(g.identity(caller{session: ss}), p.TaskID)
 	if !ok {
 		return nil, errUnknownTask
 	}
@@ -440,7 +486,7 @@ func (g *Gateway) taskGet(ctx context.Context, ss *mcp.ServerSession, p *taskPar
 
 func (g *Gateway) taskList(_ context.Context, ss *mcp.ServerSession, _ *listParams) (*taskList, error) {
 	out := &taskList{Tasks: []taskInfo{}}
-	for _, t := range g.tasks.list(ss) {
+	for _, t := range g.tasks.list(g.identity(caller{session: ss})) {
 		out.Tasks = append(out.Tasks, t.info())
 	}
 	return out, nil
@@ -449,7 +495,7 @@ func (g *Gateway) taskList(_ context.Context, ss *mcp.ServerSession, _ *listPara
 // taskCancel aborts the task's run and answers once it has ended: no
 // nested call starts after that.
 func (g *Gateway) taskCancel(ctx context.Context, ss *mcp.ServerSession, p *taskParams) (*taskState, error) {
-	t, ok := g.tasks.of(ss, p.TaskID)
+	t, ok := g.tasks.of(g.identity(caller{session: ss}), p.TaskID)
 	if !ok {
 		return nil, errUnknownTask
 	}
@@ -467,7 +513,7 @@ func (g *Gateway) taskCancel(ctx context.Context, ss *mcp.ServerSession, p *task
 // run that waits for answers has its questions put to the client here, as
 // elicitations that name the task; the answers resume it.
 func (g *Gateway) taskResultOf(ctx context.Context, ss *mcp.ServerSession, p *taskParams) (*mcp.CallToolResult, error) {
-	t, ok := g.tasks.of(ss, p.TaskID)
+	t, ok := g.tasks.of(g.identity(caller{session: ss}), p.TaskID)
 	if !ok {
 		return nil, errUnknownTask
 	}

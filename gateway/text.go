@@ -71,6 +71,8 @@ const (
 	unknownRunText = "Unknown run: the run these answers are for is not known here: it ended long ago and was forgotten. " +
 		"The calls it waited on did not run; tool calls that had already completed stay in effect."
 	closingText = "The gateway is shutting down: the call did not run."
+	// expiredRunText is a task's error once its run's end is forgotten.
+	expiredRunText = "The task's result has expired: it ended long enough ago that it is no longer kept."
 )
 
 // textRunLost is the failure of a retry whose run was lost with the

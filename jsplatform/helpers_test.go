@@ -2,6 +2,7 @@ package jsplatform
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -57,5 +58,62 @@ func wantJSON(t *testing.T, got, want string) {
 	}
 	if diff := cmp.Diff(w, g); diff != "" {
 		t.Errorf("result mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// checkMatchesNode evaluates each expression recorded in recordedPath (by a
+// testdata/gen_*_node.js script) on a runtime with the platform, and
+// compares its JSON value, or the name of what it threw, with Node's.
+func checkMatchesNode(t *testing.T, recordedPath string) {
+	t.Helper()
+	data, err := os.ReadFile(recordedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recorded struct {
+		Answers []struct {
+			Expr   string `json:"expr"`
+			Value  string `json:"value"`
+			Throws string `json:"throws"`
+		} `json:"answers"`
+	}
+	if err := json.Unmarshal(data, &recorded); err != nil {
+		t.Fatal(err)
+	}
+	vm, p := newRuntime(t)
+	if err := vm.Set("expressions", func() []string {
+		exprs := make([]string, len(recorded.Answers))
+		for i, a := range recorded.Answers {
+			exprs[i] = a.Expr
+		}
+		return exprs
+	}()); err != nil {
+		t.Fatal(err)
+	}
+	const code = `expressions.map((expr) => {
+		try {
+			return { value: JSON.stringify((0, eval)(expr)) ?? "undefined" };
+		} catch (e) {
+			return { throws: e.name };
+		}
+	})`
+	if err := p.Prepare(code); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vm.RunString("JSON.stringify(" + code + ")")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []struct {
+		Value  string `json:"value"`
+		Throws string `json:"throws"`
+	}
+	if err := json.Unmarshal([]byte(v.String()), &got); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range recorded.Answers {
+		if got[i].Value != want.Value || got[i].Throws != want.Throws {
+			t.Errorf("%s\n  got  value=%s throws=%s\n  node value=%s throws=%s", want.Expr, got[i].Value, got[i].Throws, want.Value, want.Throws)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -33,16 +34,49 @@ type tsTasksReport struct {
 // once (working), polled to completed, and its result is the script's; a
 // cancelled task stops its script, so its nested calls stop.
 func TestTypeScriptSDKRunsExecAsATask(t *testing.T) {
-	node, dirs := nodeTools(t, "ts-sdk")
+	_, dirs := nodeTools(t, "ts-sdk")
+	settings := writeFile(t, "settings.json", `{"permissions": {"allow": ["mcp__l"]}}`)
+	mark := newRunMark(t)
+	got := runTSTasksClient(t, mark, dirs[0], mcpexecBin, ledgerServersFile(t), settings)
+	checkTSTasks(t, got)
+	if !slices.Contains(got.Notified, "completed") {
+		t.Errorf("notifications/tasks/status %v lack the completion", got.Notified)
+	}
+	checkNoSurvivors(t, mark)
+}
+
+// The TypeScript SDK's experimental tasks client runs Exec as a task
+// against `mcpexec serve --http`, in a session of 2025-11-25: the same
+// task as over stdio (created at once, polled to completed, cancel stops
+// the script). An HTTP session gets no status notifications: its client
+// polls.
+func TestTypeScriptSDKRunsExecAsATaskOverHTTP(t *testing.T) {
+	_, dirs := nodeTools(t, "ts-sdk")
+	settings := writeFile(t, "settings.json", `{"permissions": {"allow": ["mcp__l"]}}`)
+	mark := newRunMark(t)
+	g := startHTTPGatewayArgs(t, mark, nil, []string{"serve", "--servers", ledgerServersFile(t), "--settings", settings})
+	checkTSTasks(t, runTSTasksClient(t, mark, dirs[0], g.url))
+	if err := g.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitExit(g.cmd); err != nil {
+		t.Errorf("exit after SIGTERM: %v (stderr: %s)", err, g.stderr.String())
+	}
+	checkNoSurvivors(t, mark)
+}
+
+// runTSTasksClient runs tests/tsclient/tasks.mjs with args after the SDK's
+// directory, and reads its report.
+func runTSTasksClient(t *testing.T, mark, sdk string, args ...string) tsTasksReport {
+	t.Helper()
+	node, _ := nodeTools(t)
 	root, err := moduleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	settings := writeFile(t, "settings.json", `{"permissions": {"allow": ["mcp__l"]}}`)
-	mark := newRunMark(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*runLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(root, "tests/tsclient/tasks.mjs"), dirs[0], mcpexecBin, ledgerServersFile(t), settings)
+	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join(root, "tests/tsclient/tasks.mjs"), sdk}, args...)...)
 	cmd.Env = append(os.Environ(), mark)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -53,6 +87,14 @@ func TestTypeScriptSDKRunsExecAsATask(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatalf("client report %q: %v (stderr: %s)", stdout.String(), err, stderr.String())
 	}
+	return got
+}
+
+// checkTSTasks judges what the client saw: the task offered, created at
+// once and working, polled to completed with the script's result, and a
+// cancelled task's script stopped.
+func checkTSTasks(t *testing.T, got tsTasksReport) {
+	t.Helper()
 	if got.Capabilities == nil || got.Execution["taskSupport"] != "optional" {
 		t.Errorf("tasks not offered: capabilities %v, Exec's execution %v", got.Capabilities, got.Execution)
 	}
@@ -67,14 +109,10 @@ func TestTypeScriptSDKRunsExecAsATask(t *testing.T) {
 	if got.Error != "" || got.ResultIsError || got.ResultText != "slept" {
 		t.Errorf("result %q (isError %v, error %q)", got.ResultText, got.ResultIsError, got.Error)
 	}
-	if !slices.Contains(got.Notified, "completed") {
-		t.Errorf("notifications/tasks/status %v lack the completion", got.Notified)
-	}
 	if got.CancelledStatus != "cancelled" || got.StatusAfterCancel != "cancelled" {
 		t.Errorf("after tasks/cancel: %q, then %q", got.CancelledStatus, got.StatusAfterCancel)
 	}
 	if got.WritesAtCancel < 3 || got.WritesLater != got.WritesAtCancel {
 		t.Errorf("writes: %d when cancelled, %d a second later: the script went on", got.WritesAtCancel, got.WritesLater)
 	}
-	checkNoSurvivors(t, mark)
 }

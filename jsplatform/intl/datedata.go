@@ -8,6 +8,9 @@ type dateNames struct {
 	Months, Weekdays map[string]map[string][]string // context, width
 	Eras             map[string][]string            // width: [BC, AD]
 	DayPeriods       []string                       // [am, pm]
+	// FlexibleDayPeriods are the dayPeriod option's names by width: for
+	// each hour on the hour, then at half past ("noon" is 12:00 alone).
+	FlexibleDayPeriods map[string][]string
 }
 
 // dateData are a locale's calendar names and date-time patterns, read off

@@ -90,6 +90,9 @@ func (f *dateFormatter) pick() []token {
 			out = withZone(out, d.Times[timeKey], d.Times[zoneKey])
 		}
 	}
+	if o.DayPeriod != "" {
+		out = withDayPeriod(out, o.DayPeriod, o.Hour != "" && f.twelveHour())
+	}
 	if o.Era != "" {
 		out = withEra(out, o.Era, strings.HasPrefix(o.Locale, "ja") || strings.HasPrefix(o.Locale, "zh"))
 	}
@@ -168,6 +171,31 @@ func equalToken(a, b token) bool {
 
 func isTimeField(t string) bool { return t == "hour" || t == "minute" || t == "second" }
 
+// withDayPeriod shows the dayPeriod option's names ("in the morning"):
+// alone when the pattern has no fields, in place of am and pm in a
+// twelve-hour time, and not at all in a 24-hour time.
+func withDayPeriod(pattern []token, width string, twelveHour bool) []token {
+	if len(pattern) == 0 {
+		return []token{{"dayPeriod", "flexible-" + width}}
+	}
+	if !twelveHour {
+		return pattern
+	}
+	out := make([]token, len(pattern))
+	for i, t := range pattern {
+		out[i] = t
+		if t[0] == "dayPeriod" {
+			out[i] = token{"dayPeriod", "flexible-" + width}
+			// ICU spaces "10 in the morning" with a plain space where
+			// "10 AM" has a narrow no-break one.
+			if i > 0 && out[i-1][0] == "literal" {
+				out[i-1] = token{"literal", strings.ReplaceAll(out[i-1][1], "\u202f", " ")}
+			}
+		}
+	}
+	return out
+}
+
 // withEra puts the era next to the year: before it in Japanese and
 // Chinese, after it elsewhere.
 func withEra(pattern []token, width string, before bool) []token {
@@ -201,10 +229,10 @@ func withFraction(pattern []token, decimal string, digits int) []token {
 func (f *dateFormatter) components() map[string]string {
 	out := map[string]string{}
 	for _, t := range f.pattern {
-		if t[0] == "literal" || t[0] == "fractionalSecond" || t[0] == "dayPeriod" {
-			continue
+		if t[0] == "literal" || t[0] == "fractionalSecond" || t[0] == "dayPeriod" && !strings.HasPrefix(t[1], "flexible-") {
+			continue // the hour cycle's am or pm
 		}
-		w := strings.TrimSuffix(t[1], "-standalone")
+		w := strings.TrimPrefix(strings.TrimSuffix(t[1], "-standalone"), "flexible-")
 		if t[0] == "timeZoneName" {
 			w = f.opts.TimeZoneName
 			if w == "" {
@@ -252,7 +280,13 @@ func (f *dateFormatter) format(ms int64) []part {
 				v = e[era]
 			}
 		case "dayPeriod":
-			if len(names.DayPeriods) == 2 {
+			if flexible, ok := names.FlexibleDayPeriods[strings.TrimPrefix(width, "flexible-")]; ok && len(flexible) == 48 && width != "short" {
+				i := t.Hour() * 2
+				if t.Minute() != 0 || t.Second() != 0 || t.Nanosecond() != 0 {
+					i++
+				}
+				v = flexible[i]
+			} else if len(names.DayPeriods) == 2 {
 				v = names.DayPeriods[t.Hour()/12]
 			}
 		case "hour":

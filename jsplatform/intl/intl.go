@@ -109,6 +109,7 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 	})
 	_ = n.Set("availableLocales", r.strings(availableLocales))
 	_ = n.Set("units", r.strings(sanctionedUnits()))
+	_ = n.Set("numberingSystems", r.strings(numberingSystems()))
 	set("canonicalizeTag", func(call goja.FunctionCall) goja.Value {
 		c, ok := canonicalizeTag(call.Argument(0).String())
 		if !ok {
@@ -120,13 +121,15 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 		return vm.ToValue(currencyDigits(call.Argument(0).String()))
 	})
 	set("numberFormatter", func(call goja.FunctionCall) goja.Value {
-		f := newNumberFormatter(readNumberOptions(call.Argument(0).ToObject(vm)))
+		settings := call.Argument(0).ToObject(vm)
+		f := newNumberFormatter(readNumberOptions(settings))
+		system := readString(settings, "numberingSystem")
 		return r.function("format", func(call goja.FunctionCall) goja.Value {
 			v, ok := parseValue(call.Argument(0).String())
 			if !ok {
 				v = formatValue{nan: true}
 			}
-			return r.parts(f.format(v))
+			return r.parts(withDigits(f.format(v), system))
 		})
 	})
 	set("rangeSeparator", func(call goja.FunctionCall) goja.Value {
@@ -170,10 +173,12 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 		return o
 	})
 	set("dateTimeFormatter", func(call goja.FunctionCall) goja.Value {
-		f := newDateFormatter(readDateOptions(call.Argument(0).ToObject(vm)))
+		settings := call.Argument(0).ToObject(vm)
+		f := newDateFormatter(readDateOptions(settings))
+		system := readString(settings, "numberingSystem")
 		o := vm.NewObject()
 		_ = o.Set("format", r.function("format", func(call goja.FunctionCall) goja.Value {
-			return r.parts(f.format(call.Argument(0).ToInteger()))
+			return r.parts(withDigits(f.format(call.Argument(0).ToInteger()), system))
 		}))
 		shown := vm.NewObject()
 		for k, v := range f.components() {
@@ -185,8 +190,9 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 	set("relativeTimeFormatter", func(call goja.FunctionCall) goja.Value {
 		s := call.Argument(0).ToObject(vm)
 		f := newRelativeFormatter(readString(s, "dataLocale"), readString(s, "style"), readString(s, "numeric"))
+		system := readString(s, "numberingSystem")
 		return r.function("format", func(call goja.FunctionCall) goja.Value {
-			return r.parts(f.format(call.Argument(0).String(), call.Argument(1).String()))
+			return r.parts(withDigits(f.format(call.Argument(0).String(), call.Argument(1).String()), system))
 		})
 	})
 	set("listPatterns", func(call goja.FunctionCall) goja.Value {
@@ -430,7 +436,9 @@ func supportedValues(key string) ([]string, bool) {
 		sort.Strings(out)
 		return out, true
 	case "numberingSystem":
-		return []string{"latn"}, true
+		out := append([]string(nil), numberingSystems()...)
+		sort.Strings(out)
+		return out, true
 	case "timeZone":
 		return timeZoneNames(), true
 	case "unit":

@@ -48,6 +48,10 @@
 		if (isObject(o)) return ObjectToString.call(o);
 		return typeof o === 'string' ? `"${o}"` : StringValue(o);
 	};
+	// fallbackSymbol is %Intl%.[[FallbackSymbol]], where a legacy call of
+	// NumberFormat or DateTimeFormat leaves the object it made.
+	const fallbackSymbol = Symbol('IntlLegacyConstructedSymbol');
+	const hasInstance = Function.prototype[Symbol.hasInstance];
 	// record makes an object's internal slots: without a prototype, so that
 	// what a script puts on Object.prototype never sees or refuses them.
 	const ObjectAssign = Object.assign;
@@ -365,7 +369,7 @@
 	};
 
 	const numberFormatSlots = makeSlots();
-	const numberKeyData = (locale, key) => (key === 'nu' ? ['latn'] : [null]);
+	const numberKeyData = (locale, key) => (key === 'nu' ? native.numberingSystems : [null]);
 
 	// initializeNumberFormat is ECMA-402's InitializeNumberFormat; it
 	// returns the slots (the resolved options and the Go formatter).
@@ -440,6 +444,9 @@
 	};
 
 	const thisNumberFormat = (nf, method) => {
+		// format and resolvedOptions unwrap an object the constructor,
+		// called as a function, chained to a new NumberFormat.
+		if ((method === 'format' || method === 'resolvedOptions') && !numberFormatSlots.has(nf) && isObject(nf) && hasInstance.call(NumberFormat, nf)) nf = nf[fallbackSymbol];
 		const s = numberFormatSlots.get(nf);
 		if (s === undefined) throw new TypeError(`Method Intl.NumberFormat.prototype.${method} called on incompatible receiver ${receiverText(nf)}`);
 		return s;
@@ -450,6 +457,12 @@
 		const proto = isObject(target.prototype) ? target.prototype : NumberFormat.prototype;
 		const nf = ObjectCreate(proto);
 		numberFormatSlots.set(nf, initializeNumberFormat(locales, options));
+		// ChainNumberFormat (normative optional): called as a function on
+		// a NumberFormat, the constructor hangs the new one on it.
+		if (new.target === undefined && isObject(this) && hasInstance.call(NumberFormat, this)) {
+			defineProperty(this, fallbackSymbol, { value: nf, writable: false, enumerable: false, configurable: false });
+			return this;
+		}
 		return nf;
 	}
 	makeConstructor(NumberFormat, 0, 'Intl.NumberFormat');
@@ -593,13 +606,15 @@
 			const owner = 'Intl.PluralRules';
 			opt.localeMatcher = getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit', owner);
 			const type = getOption(options, 'type', 'string', ['cardinal', 'ordinal'], 'cardinal', owner);
-			const s = record({ type });
-			setDigitOptions(s, options, 0, 3, 'standard');
+			const notation = getOption(options, 'notation', 'string', ['standard', 'scientific', 'engineering', 'compact'], 'standard', owner);
+			const compactDisplay = getOption(options, 'compactDisplay', 'string', ['short', 'long'], 'short', owner);
+			const s = record({ type, notation });
+			if (notation === 'compact') s.compactDisplay = compactDisplay;
+			setDigitOptions(s, options, 0, 3, notation);
 			const r = resolveLocale(requested, opt, [], () => [null]);
 			s.locale = r.locale;
 			s.dataLocale = r.dataLocale;
 			s.style = 'decimal';
-			s.notation = 'standard';
 			s.useGrouping = false;
 			s.signDisplay = 'auto';
 			s.formatter = native.numberFormatter(s);
@@ -619,7 +634,9 @@
 		}
 		resolvedOptions() {
 			const s = thisPluralRules(this, 'resolvedOptions');
-			const out = { locale: s.locale, type: s.type, minimumIntegerDigits: s.minimumIntegerDigits };
+			const out = { locale: s.locale, type: s.type, notation: s.notation };
+			if (s.compactDisplay !== undefined) createData(out, 'compactDisplay', s.compactDisplay);
+			createData(out, 'minimumIntegerDigits', s.minimumIntegerDigits);
 			for (const key of ['minimumFractionDigits', 'maximumFractionDigits', 'minimumSignificantDigits', 'maximumSignificantDigits']) {
 				if (s[key] !== undefined) createData(out, key, s[key]);
 			}
@@ -647,7 +664,7 @@
 	const dateKeyData = (locale, key) => {
 		switch (key) {
 			case 'ca': return ['gregory'];
-			case 'nu': return ['latn'];
+			case 'nu': return native.numberingSystems;
 			case 'hc': return [null, 'h11', 'h12', 'h23', 'h24'];
 		}
 		return [null];
@@ -722,7 +739,7 @@
 			dataLocale: r.dataLocale, timeZone, hourCycle: hc, dateStyle, timeStyle,
 			weekday: f.weekday, era: f.era, year: f.year, month: f.month, day: f.day, dayPeriod: f.dayPeriod,
 			hour: f.hour, minute: f.minute, second: f.second, fractionalSecondDigits: f.fractionalSecondDigits,
-			timeZoneName: f.timeZoneName,
+			timeZoneName: f.timeZoneName, numberingSystem: s.numberingSystem,
 		});
 		s.formatter = made.format;
 		const shown = made.components;
@@ -735,7 +752,7 @@
 			s.timeStyle = timeStyle;
 		} else {
 			for (const [prop] of dateFields) {
-				if (prop === 'fractionalSecondDigits' || prop === 'dayPeriod') s[prop] = f[prop];
+				if (prop === 'fractionalSecondDigits') s[prop] = f[prop];
 				else if (prop === 'era') s.era = f.era;
 				else if (shown[prop] !== undefined) s[prop] = shown[prop];
 			}
@@ -759,6 +776,9 @@
 	const dateText = (parts) => joinParts(parts).replace(/\u202f/g, ' ');
 
 	const thisDateTimeFormat = (dtf, method) => {
+		// format and resolvedOptions unwrap an object the constructor,
+		// called as a function, chained to a new DateTimeFormat.
+		if ((method === 'format' || method === 'resolvedOptions') && !dateTimeFormatSlots.has(dtf) && isObject(dtf) && hasInstance.call(DateTimeFormat, dtf)) dtf = dtf[fallbackSymbol];
 		const s = dateTimeFormatSlots.get(dtf);
 		if (s === undefined) throw new TypeError(`Method Intl.DateTimeFormat.prototype.${method} called on incompatible receiver ${receiverText(dtf)}`);
 		return s;
@@ -769,6 +789,12 @@
 		const proto = isObject(target.prototype) ? target.prototype : DateTimeFormat.prototype;
 		const dtf = ObjectCreate(proto);
 		dateTimeFormatSlots.set(dtf, createDateTimeFormat(locales, options, 'any', 'date'));
+		// ChainDateTimeFormat (normative optional): called as a function
+		// on a DateTimeFormat, the constructor hangs the new one on it.
+		if (new.target === undefined && isObject(this) && hasInstance.call(DateTimeFormat, this)) {
+			defineProperty(this, fallbackSymbol, { value: dtf, writable: false, enumerable: false, configurable: false });
+			return this;
+		}
 		return dtf;
 	}
 	makeConstructor(DateTimeFormat, 0, 'Intl.DateTimeFormat');

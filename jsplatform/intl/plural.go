@@ -61,6 +61,13 @@ func (f *numberFormatter) selectPlural(v formatValue, ordinal bool) string {
 	if ordinal {
 		rules = plural.Ordinal
 	}
+	if f.opts.Notation == "compact" && !ordinal {
+		if tag, err := language.Parse(f.opts.Locale); err == nil && millionsAreMany(tag) && !d.isZero() && d.point >= 7 {
+			// Compacted to millions or more, the number's exponent is 6 or
+			// more, which these languages' rules call "many" ("1,5 M").
+			return "many"
+		}
+	}
 	return categoryFor(rules, f.opts.Locale, d, len(fraction))
 }
 

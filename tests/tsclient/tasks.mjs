@@ -1,11 +1,13 @@
 // A client of MCP tasks built on the official TypeScript SDK's experimental
-// tasks API. It starts `mcpexec serve` over stdio and runs Exec as a task
+// tasks API. It starts `mcpexec serve` over stdio, or reaches one serving
+// streamable HTTP at a URL, and runs Exec as a task
 // twice: a script that sleeps for six seconds, followed from its creation to
 // its result, and a script that writes ledger keys in a loop, cancelled
 // while it runs. It prints one JSON object of what it saw; the Go test
 // judges it.
 //
 // usage: node tasks.mjs <sdk dir> <mcpexec> <servers file> <settings file>
+//        node tasks.mjs <sdk dir> <URL>
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -13,16 +15,19 @@ const [sdkDir, mcpexec, servers, settings] = process.argv.slice(2);
 const esm = (p) => pathToFileURL(join(sdkDir, 'node_modules/@modelcontextprotocol/sdk/dist/esm', p)).href;
 const { Client } = await import(esm('client/index.js'));
 const { StdioClientTransport } = await import(esm('client/stdio.js'));
+const { StreamableHTTPClientTransport } = await import(esm('client/streamableHttp.js'));
 const { TaskStatusNotificationSchema } = await import(esm('types.js'));
 
 const client = new Client({ name: 'ts-tasks', version: '1.0.0' });
 const notified = [];
 client.setNotificationHandler(TaskStatusNotificationSchema, (n) => notified.push(n.params.status));
-const transport = new StdioClientTransport({
-  command: mcpexec,
-  args: ['serve', '--servers', servers, '--settings', settings],
-  stderr: 'inherit',
-});
+const transport = /^https?:/.test(mcpexec)
+  ? new StreamableHTTPClientTransport(new URL(mcpexec))
+  : new StdioClientTransport({
+      command: mcpexec,
+      args: ['serve', '--servers', servers, '--settings', settings],
+      stderr: 'inherit',
+    });
 await client.connect(transport);
 
 const out = { capabilities: client.getServerCapabilities()?.tasks ?? null };

@@ -27,7 +27,7 @@ func (ctx *typedArraySortCtx) Len() int {
 
 func (ctx *typedArraySortCtx) checkDetached() {
 	if !ctx.detached && ctx.needValidate {
-		ctx.detached = !ctx.ta.viewedArrayBuf.ensureNotDetached(false)
+		ctx.detached = ctx.ta.outOfBounds()
 		ctx.needValidate = false
 	}
 }
@@ -91,9 +91,22 @@ func (r *Runtime) builtin_newArrayBuffer(args []Value, newTarget *Object) *Objec
 	if newTarget == nil {
 		panic(r.needNew("ArrayBuffer"))
 	}
-	b := r._newArrayBuffer(r.getPrototypeFromCtor(newTarget, r.getArrayBuffer(), r.getArrayBufferPrototype()), nil)
+	var byteLength int
 	if len(args) > 0 {
-		b.data = allocByteSlice(r.toIndex(args[0]))
+		byteLength = r.toIndex(args[0])
+	}
+	maxByteLength := -1
+	if len(args) > 1 {
+		maxByteLength = r.getMaxByteLengthOption(args[1])
+	}
+	if maxByteLength >= 0 {
+		r.checkResizableLengths(byteLength, maxByteLength)
+	}
+	b := r._newArrayBuffer(r.getPrototypeFromCtor(newTarget, r.getArrayBuffer(), r.getArrayBufferPrototype()), nil)
+	b.data = allocByteSlice(byteLength)
+	if maxByteLength >= 0 {
+		b.resizable = true
+		b.maxByteLength = maxByteLength
 	}
 	return b.val
 }
@@ -112,6 +125,7 @@ func (r *Runtime) arrayBufferProto_getByteLength(call FunctionCall) Value {
 func (r *Runtime) arrayBufferProto_slice(call FunctionCall) Value {
 	o := r.toObject(call.This)
 	if b, ok := o.self.(*arrayBufferObject); ok {
+		b.ensureNotDetached(true)
 		l := int64(len(b.data))
 		start := relToIdx(call.Argument(0).ToInteger(), l)
 		var stop int64
@@ -124,16 +138,17 @@ func (r *Runtime) arrayBufferProto_slice(call FunctionCall) Value {
 		newLen := max(stop-start, 0)
 		ret := r.speciesConstructor(o, r.getArrayBuffer())([]Value{intToValue(newLen)}, nil)
 		if ab, ok := ret.self.(*arrayBufferObject); ok {
-			if newLen > 0 {
-				b.ensureNotDetached(true)
-				if ret == o {
-					panic(r.NewTypeError("Species constructor returned the same ArrayBuffer"))
-				}
-				if int64(len(ab.data)) < newLen {
-					panic(r.NewTypeError("Species constructor returned an ArrayBuffer that is too small: %d", len(ab.data)))
-				}
-				ab.ensureNotDetached(true)
-				copy(ab.data, b.data[start:stop])
+			ab.ensureNotDetached(true)
+			if ret == o {
+				panic(r.NewTypeError("Species constructor returned the same ArrayBuffer"))
+			}
+			if int64(len(ab.data)) < newLen {
+				panic(r.NewTypeError("Species constructor returned an ArrayBuffer that is too small: %d", len(ab.data)))
+			}
+			b.ensureNotDetached(true)
+			// The species constructor may have shrunk a resizable b.
+			if cur := int64(len(b.data)); newLen > 0 && start < cur {
+				copy(ab.data[:newLen], b.data[start:min(stop, cur)])
 			}
 			return ret
 		}
@@ -173,14 +188,15 @@ func (r *Runtime) newDataView(args []Value, newTarget *Object) *Object {
 	}
 	var byteOffset, byteLen int
 	if len(args) > 1 {
-		offsetArg := nilSafe(args[1])
-		byteOffset = r.toIndex(offsetArg)
-		buffer.ensureNotDetached(true)
-		if byteOffset > len(buffer.data) {
-			panic(r.newErrorf(r.getRangeError(), "Start offset %s is outside the bounds of the buffer", offsetArg.String()))
-		}
+		byteOffset = r.toIndex(nilSafe(args[1]))
 	}
-	if len(args) > 2 && args[2] != nil && args[2] != _undefined {
+	buffer.ensureNotDetached(true)
+	if byteOffset > len(buffer.data) {
+		panic(r.newErrorf(r.getRangeError(), "Start offset %d is outside the bounds of the buffer", byteOffset))
+	}
+	hasLength := len(args) > 2 && args[2] != nil && args[2] != _undefined
+	lengthTracking := !hasLength && buffer.resizable
+	if hasLength {
 		byteLen = r.toIndex(args[2])
 		if byteOffset+byteLen > len(buffer.data) {
 			panic(r.newErrorf(r.getRangeError(), "Invalid DataView length %d", byteLen))
@@ -189,11 +205,13 @@ func (r *Runtime) newDataView(args []Value, newTarget *Object) *Object {
 		byteLen = len(buffer.data) - byteOffset
 	}
 	proto := r.getPrototypeFromCtor(newTarget, r.getDataView(), r.getDataViewPrototype())
+	// Getting the prototype may have run code that detached or resized
+	// the buffer.
 	buffer.ensureNotDetached(true)
 	if byteOffset > len(buffer.data) {
 		panic(r.newErrorf(r.getRangeError(), "Start offset %d is outside the bounds of the buffer", byteOffset))
 	}
-	if byteOffset+byteLen > len(buffer.data) {
+	if hasLength && byteOffset+byteLen > len(buffer.data) {
 		panic(r.newErrorf(r.getRangeError(), "Invalid DataView length %d", byteLen))
 	}
 	o := &Object{runtime: r}
@@ -207,6 +225,7 @@ func (r *Runtime) newDataView(args []Value, newTarget *Object) *Object {
 		viewedArrayBuf: buffer,
 		byteOffset:     byteOffset,
 		byteLen:        byteLen,
+		lengthTracking: lengthTracking,
 	}
 	o.self = b
 	b.init()
@@ -222,15 +241,14 @@ func (r *Runtime) dataViewProto_getBuffer(call FunctionCall) Value {
 
 func (r *Runtime) dataViewProto_getByteLen(call FunctionCall) Value {
 	if dv, ok := r.toObject(call.This).self.(*dataViewObject); ok {
-		dv.viewedArrayBuf.ensureNotDetached(true)
-		return intToValue(int64(dv.byteLen))
+		return intToValue(int64(dv.validViewByteLength()))
 	}
 	panic(r.NewTypeError("Method get DataView.prototype.byteLength called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
 }
 
 func (r *Runtime) dataViewProto_getByteOffset(call FunctionCall) Value {
 	if dv, ok := r.toObject(call.This).self.(*dataViewObject); ok {
-		dv.viewedArrayBuf.ensureNotDetached(true)
+		dv.validViewByteLength()
 		return intToValue(int64(dv.byteOffset))
 	}
 	panic(r.NewTypeError("Method get DataView.prototype.byteOffset called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
@@ -427,27 +445,21 @@ func (r *Runtime) typedArrayProto_getBuffer(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_getByteLen(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		if ta.viewedArrayBuf.data == nil {
-			return _positiveZero
-		}
-		return intToValue(int64(ta.length) * int64(ta.elemSize))
+		return intToValue(int64(ta.lengthNow()) * int64(ta.elemSize))
 	}
 	panic(r.NewTypeError("Method get TypedArray.prototype.byteLength called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
 }
 
 func (r *Runtime) typedArrayProto_getLength(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		if ta.viewedArrayBuf.data == nil {
-			return _positiveZero
-		}
-		return intToValue(int64(ta.length))
+		return intToValue(int64(ta.lengthNow()))
 	}
 	panic(r.NewTypeError("Method get TypedArray.prototype.length called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
 }
 
 func (r *Runtime) typedArrayProto_getByteOffset(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		if ta.viewedArrayBuf.data == nil {
+		if ta.outOfBounds() {
 			return _positiveZero
 		}
 		return intToValue(int64(ta.offset) * int64(ta.elemSize))
@@ -457,8 +469,8 @@ func (r *Runtime) typedArrayProto_getByteOffset(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_copyWithin(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
-		l := int64(ta.length)
+		taLen := ta.validate()
+		l := int64(taLen)
 		var relEnd int64
 		to := toIntStrict(relToIdx(call.Argument(0).ToInteger(), l))
 		from := toIntStrict(relToIdx(call.Argument(1).ToInteger(), l))
@@ -468,12 +480,19 @@ func (r *Runtime) typedArrayProto_copyWithin(call FunctionCall) Value {
 			relEnd = l
 		}
 		final := toIntStrict(relToIdx(relEnd, l))
-		data := ta.viewedArrayBuf.data
-		offset := ta.offset
-		elemSize := ta.elemSize
-		if final > from {
-			ta.viewedArrayBuf.ensureNotDetached(true)
-			copy(data[(offset+to)*elemSize:], data[(offset+from)*elemSize:(offset+final)*elemSize])
+		count := min(final-from, int(l)-to)
+		if count > 0 {
+			// The arguments' conversions may have resized the buffer:
+			// copy only what is still within the view.
+			limit := ta.validate()
+			if from >= limit || to >= limit {
+				return call.This
+			}
+			count = min(count, limit-from, limit-to)
+			data := ta.viewedArrayBuf.data
+			offset := ta.offset
+			elemSize := ta.elemSize
+			copy(data[(offset+to)*elemSize:(offset+to+count)*elemSize], data[(offset+from)*elemSize:(offset+from+count)*elemSize])
 		}
 		return call.This
 	}
@@ -482,7 +501,7 @@ func (r *Runtime) typedArrayProto_copyWithin(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_entries(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.validate()
 		return r.createArrayIterator(ta.val, iterationKindKeyValue)
 	}
 	panic(r.NewTypeError("Method TypedArray.prototype.entries called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
@@ -490,13 +509,13 @@ func (r *Runtime) typedArrayProto_entries(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_every(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k := 0; k < taLen; k++ {
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -515,8 +534,8 @@ func (r *Runtime) typedArrayProto_every(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_fill(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
-		l := int64(ta.length)
+		taLen := ta.validate()
+		l := int64(taLen)
 		k := toIntStrict(relToIdx(call.Argument(1).ToInteger(), l))
 		var relEnd int64
 		if endArg := call.Argument(2); endArg != _undefined {
@@ -526,7 +545,7 @@ func (r *Runtime) typedArrayProto_fill(call FunctionCall) Value {
 		}
 		final := toIntStrict(relToIdx(relEnd, l))
 		value := ta.typedArray.toRaw(call.Argument(0))
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		final = min(final, ta.validate())
 		for ; k < final; k++ {
 			ta.typedArray.setRaw(ta.offset+k, value)
 		}
@@ -538,16 +557,16 @@ func (r *Runtime) typedArrayProto_fill(call FunctionCall) Value {
 func (r *Runtime) typedArrayProto_filter(call FunctionCall) Value {
 	o := r.toObject(call.This)
 	if ta, ok := o.self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		buf := make([]byte, 0, ta.length*ta.elemSize)
+		buf := make([]byte, 0, taLen*ta.elemSize)
 		captured := 0
 		rawVal := make([]byte, ta.elemSize)
-		for k := 0; k < ta.length; k++ {
+		for k := 0; k < taLen; k++ {
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 				i := (ta.offset + k) * ta.elemSize
@@ -584,13 +603,13 @@ func (r *Runtime) typedArrayProto_filter(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_find(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		predicate := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k := 0; k < taLen; k++ {
 			var val Value
 			if ta.isValidIntegerIndex(k) {
 				val = ta.typedArray.get(ta.offset + k)
@@ -608,13 +627,13 @@ func (r *Runtime) typedArrayProto_find(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_findIndex(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		predicate := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k := 0; k < taLen; k++ {
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -632,13 +651,13 @@ func (r *Runtime) typedArrayProto_findIndex(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_findLast(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		predicate := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := ta.length - 1; k >= 0; k-- {
+		for k := taLen - 1; k >= 0; k-- {
 			var val Value
 			if ta.isValidIntegerIndex(k) {
 				val = ta.typedArray.get(ta.offset + k)
@@ -656,13 +675,13 @@ func (r *Runtime) typedArrayProto_findLast(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_findLastIndex(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		predicate := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := ta.length - 1; k >= 0; k-- {
+		for k := taLen - 1; k >= 0; k-- {
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -680,13 +699,13 @@ func (r *Runtime) typedArrayProto_findLastIndex(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_forEach(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k := 0; k < taLen; k++ {
 			var val Value
 			if ta.isValidIntegerIndex(k) {
 				val = ta.typedArray.get(ta.offset + k)
@@ -702,8 +721,8 @@ func (r *Runtime) typedArrayProto_forEach(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_includes(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
-		length := int64(ta.length)
+		taLen := ta.validate()
+		length := int64(taLen)
 		if length == 0 {
 			return valueFalse
 		}
@@ -722,15 +741,15 @@ func (r *Runtime) typedArrayProto_includes(call FunctionCall) Value {
 			searchElement = _positiveZero
 		}
 		startIdx := toIntStrict(n)
-		if !ta.viewedArrayBuf.ensureNotDetached(false) {
-			if searchElement == _undefined && startIdx < ta.length {
-				return valueTrue
-			}
-			return valueFalse
+		// fromIndex's conversion may have shrunk or detached the buffer:
+		// the indices past the current end read as undefined.
+		cur := min(ta.lengthNow(), taLen)
+		if searchElement == _undefined && startIdx < taLen && cur < taLen {
+			return valueTrue
 		}
 		if ta.typedArray.typeMatch(searchElement) {
 			se := ta.typedArray.toRaw(searchElement)
-			for k := startIdx; k < ta.length; k++ {
+			for k := startIdx; k < cur; k++ {
 				if ta.typedArray.getRaw(ta.offset+k) == se {
 					return valueTrue
 				}
@@ -743,16 +762,16 @@ func (r *Runtime) typedArrayProto_includes(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_at(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		idx := call.Argument(0).ToInteger()
-		length := int64(ta.length)
+		length := int64(taLen)
 		if idx < 0 {
 			idx = length + idx
 		}
 		if idx >= length || idx < 0 {
 			return _undefined
 		}
-		if ta.viewedArrayBuf.ensureNotDetached(false) {
+		if int(idx) < ta.lengthNow() {
 			return ta.typedArray.get(ta.offset + int(idx))
 		}
 		return _undefined
@@ -762,8 +781,8 @@ func (r *Runtime) typedArrayProto_at(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_indexOf(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
-		length := int64(ta.length)
+		taLen := ta.validate()
+		length := int64(taLen)
 		if length == 0 {
 			return intToValue(-1)
 		}
@@ -777,14 +796,14 @@ func (r *Runtime) typedArrayProto_indexOf(call FunctionCall) Value {
 			n = max(length+n, 0)
 		}
 
-		if ta.viewedArrayBuf.ensureNotDetached(false) {
+		if cur := min(ta.lengthNow(), taLen); cur > 0 {
 			searchElement := call.Argument(0)
 			if searchElement == _negativeZero {
 				searchElement = _positiveZero
 			}
 			if !IsNaN(searchElement) && ta.typedArray.typeMatch(searchElement) {
 				se := ta.typedArray.toRaw(searchElement)
-				for k := toIntStrict(n); k < ta.length; k++ {
+				for k := toIntStrict(n); k < cur; k++ {
 					if ta.typedArray.getRaw(ta.offset+k) == se {
 						return intToValue(int64(k))
 					}
@@ -798,7 +817,7 @@ func (r *Runtime) typedArrayProto_indexOf(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_join(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		s := call.Argument(0)
 		var sep String
 		if s != _undefined {
@@ -806,7 +825,7 @@ func (r *Runtime) typedArrayProto_join(call FunctionCall) Value {
 		} else {
 			sep = asciiString(",")
 		}
-		l := ta.length
+		l := taLen
 		if l == 0 {
 			return stringEmpty
 		}
@@ -838,7 +857,7 @@ func (r *Runtime) typedArrayProto_join(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_keys(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.validate()
 		return r.createArrayIterator(ta.val, iterationKindKey)
 	}
 	panic(r.NewTypeError("Method TypedArray.prototype.keys called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
@@ -846,8 +865,8 @@ func (r *Runtime) typedArrayProto_keys(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_lastIndexOf(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
-		length := int64(ta.length)
+		taLen := ta.validate()
+		length := int64(taLen)
 		if length == 0 {
 			return intToValue(-1)
 		}
@@ -868,14 +887,14 @@ func (r *Runtime) typedArrayProto_lastIndexOf(call FunctionCall) Value {
 			}
 		}
 
-		if ta.viewedArrayBuf.ensureNotDetached(false) {
+		if cur := ta.lengthNow(); cur > 0 {
 			searchElement := call.Argument(0)
 			if searchElement == _negativeZero {
 				searchElement = _positiveZero
 			}
 			if !IsNaN(searchElement) && ta.typedArray.typeMatch(searchElement) {
 				se := ta.typedArray.toRaw(searchElement)
-				for k := toIntStrict(fromIndex); k >= 0; k-- {
+				for k := min(toIntStrict(fromIndex), cur-1); k >= 0; k-- {
 					if ta.typedArray.getRaw(ta.offset+k) == se {
 						return intToValue(int64(k))
 					}
@@ -890,14 +909,14 @@ func (r *Runtime) typedArrayProto_lastIndexOf(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_map(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		dst := r.typedArraySpeciesCreate(ta, []Value{intToValue(int64(ta.length))})
-		for i := 0; i < ta.length; i++ {
+		dst := r.typedArraySpeciesCreate(ta, []Value{intToValue(int64(taLen))})
+		for i := 0; i < taLen; i++ {
 			if ta.isValidIntegerIndex(i) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + i)
 			} else {
@@ -913,7 +932,7 @@ func (r *Runtime) typedArrayProto_map(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_reduce(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      _undefined,
@@ -923,7 +942,7 @@ func (r *Runtime) typedArrayProto_reduce(call FunctionCall) Value {
 		if len(call.Arguments) >= 2 {
 			fc.Arguments[0] = call.Argument(1)
 		} else {
-			if ta.length > 0 {
+			if taLen > 0 {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + 0)
 				k = 1
 			}
@@ -931,7 +950,7 @@ func (r *Runtime) typedArrayProto_reduce(call FunctionCall) Value {
 		if fc.Arguments[0] == nil {
 			panic(r.NewTypeError("Reduce of empty array with no initial value"))
 		}
-		for ; k < ta.length; k++ {
+		for ; k < taLen; k++ {
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[1] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -948,13 +967,13 @@ func (r *Runtime) typedArrayProto_reduce(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_reduceRight(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      _undefined,
 			Arguments: []Value{nil, nil, nil, call.This},
 		}
-		k := ta.length - 1
+		k := taLen - 1
 		if len(call.Arguments) >= 2 {
 			fc.Arguments[0] = call.Argument(1)
 		} else {
@@ -983,8 +1002,8 @@ func (r *Runtime) typedArrayProto_reduceRight(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_reverse(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
-		l := ta.length
+		taLen := ta.validate()
+		l := taLen
 		middle := l / 2
 		for lower := 0; lower != middle; lower++ {
 			upper := l - lower - 1
@@ -1003,13 +1022,18 @@ func (r *Runtime) typedArrayProto_set(call FunctionCall) Value {
 		if targetOffset < 0 {
 			panic(r.newError(r.getRangeError(), "offset should be >= 0"))
 		}
-		ta.viewedArrayBuf.ensureNotDetached(true)
-		targetLen := ta.length
+		taLen := ta.validate()
+		targetLen := taLen
 		if src, ok := srcObj.self.(*typedArrayObject); ok {
-			src.viewedArrayBuf.ensureNotDetached(true)
-			srcLen := src.length
+			srcLen := src.validate()
 			if x := srcLen + targetOffset; x < 0 || x > targetLen {
 				panic(r.newError(r.getRangeError(), "Source is too large"))
+			}
+			if srcLen == 0 {
+				if src.defaultCtor != ta.defaultCtor {
+					checkTypedArrayMixBigInt(src.defaultCtor, ta.defaultCtor)
+				}
+				return _undefined
 			}
 			if src.defaultCtor == ta.defaultCtor {
 				copy(ta.viewedArrayBuf.data[(ta.offset+targetOffset)*ta.elemSize:],
@@ -1056,16 +1080,15 @@ func (r *Runtime) typedArrayProto_set(call FunctionCall) Value {
 				}
 			}
 		} else {
-			targetLen := ta.length
+			targetLen := taLen
 			srcLen := toIntStrict(toLength(srcObj.self.getStr("length", nil)))
 			if x := srcLen + targetOffset; x < 0 || x > targetLen {
 				panic(r.newError(r.getRangeError(), "Source is too large"))
 			}
 			for i := 0; i < srcLen; i++ {
-				val := nilSafe(srcObj.self.getIdx(valueInt(i), nil))
-				if ta.isValidIntegerIndex(targetOffset + i) {
-					ta.typedArray.set(ta.offset+targetOffset+i, val)
-				}
+				// _putIdx converts the value (which may resize the
+				// buffer), then checks the bounds.
+				ta._putIdx(targetOffset+i, nilSafe(srcObj.self.getIdx(valueInt(i), nil)))
 			}
 		}
 		return _undefined
@@ -1075,8 +1098,8 @@ func (r *Runtime) typedArrayProto_set(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_slice(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
-		length := int64(ta.length)
+		taLen := ta.validate()
+		length := int64(taLen)
 		start := toIntStrict(relToIdx(call.Argument(0).ToInteger(), length))
 		var e int64
 		if endArg := call.Argument(1); endArg != _undefined {
@@ -1091,9 +1114,13 @@ func (r *Runtime) typedArrayProto_slice(call FunctionCall) Value {
 			count = 0
 		}
 		dst := r.typedArraySpeciesCreate(ta, []Value{intToValue(int64(count))})
+		if count > 0 {
+			// The species constructor may have resized the buffer.
+			end = min(end, ta.validate())
+			count = max(end-start, 0)
+		}
 		if dst.defaultCtor == ta.defaultCtor {
 			if count > 0 {
-				ta.viewedArrayBuf.ensureNotDetached(true)
 				offset := ta.offset
 				elemSize := ta.elemSize
 				byteCount := count * elemSize
@@ -1112,8 +1139,10 @@ func (r *Runtime) typedArrayProto_slice(call FunctionCall) Value {
 			}
 		} else {
 			for i := 0; i < count; i++ {
-				ta.viewedArrayBuf.ensureNotDetached(true)
-				dst.typedArray.set(dst.offset+i, ta.typedArray.get(ta.offset+start+i))
+				ta.validate()
+				if start+i < ta.lengthNow() {
+					dst.typedArray.set(dst.offset+i, ta.typedArray.get(ta.offset+start+i))
+				}
 			}
 		}
 		return dst.val
@@ -1123,13 +1152,13 @@ func (r *Runtime) typedArrayProto_slice(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_some(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		taLen := ta.validate()
 		callbackFn := r.toCallable(call.Argument(0))
 		fc := FunctionCall{
 			This:      call.Argument(1),
 			Arguments: []Value{nil, nil, call.This},
 		}
-		for k := 0; k < ta.length; k++ {
+		for k := 0; k < taLen; k++ {
 			if ta.isValidIntegerIndex(k) {
 				fc.Arguments[0] = ta.typedArray.get(ta.offset + k)
 			} else {
@@ -1147,7 +1176,7 @@ func (r *Runtime) typedArrayProto_some(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_sort(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.validate()
 		var compareFn func(FunctionCall) Value
 
 		if arg := call.Argument(0); arg != _undefined {
@@ -1167,35 +1196,40 @@ func (r *Runtime) typedArrayProto_sort(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_subarray(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		l := int64(ta.length)
+		l := int64(ta.lengthNow())
 		beginIdx := relToIdx(call.Argument(0).ToInteger(), l)
 		var relEnd int64
-		if endArg := call.Argument(1); endArg != _undefined {
+		endArg := call.Argument(1)
+		if endArg != _undefined {
 			relEnd = endArg.ToInteger()
 		} else {
 			relEnd = l
 		}
 		endIdx := relToIdx(relEnd, l)
+		beginByteOffset := intToValue((int64(ta.offset) + beginIdx) * int64(ta.elemSize))
+		if ta.lengthTracking && endArg == _undefined {
+			// A length-tracking view's subarray to the end tracks as well.
+			return r.typedArraySpeciesCreate(ta, []Value{ta.viewedArrayBuf.val, beginByteOffset}).val
+		}
 		newLen := max(endIdx-beginIdx, 0)
-		return r.typedArraySpeciesCreate(ta, []Value{ta.viewedArrayBuf.val,
-			intToValue((int64(ta.offset) + beginIdx) * int64(ta.elemSize)),
-			intToValue(newLen),
-		}).val
+		return r.typedArraySpeciesCreate(ta, []Value{ta.viewedArrayBuf.val, beginByteOffset, intToValue(newLen)}).val
 	}
 	panic(r.NewTypeError("Method TypedArray.prototype.subarray called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
 }
 
 func (r *Runtime) typedArrayProto_toLocaleString(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		length := ta.length
+		length := ta.validate()
 		var buf StringBuilder
 		for i := 0; i < length; i++ {
-			ta.viewedArrayBuf.ensureNotDetached(true)
 			if i > 0 {
 				buf.WriteRune(',')
 			}
-			item := ta.typedArray.get(ta.offset + i)
-			r.writeItemLocaleString(item, &buf)
+			// An element's toLocaleString may have shrunk the buffer.
+			if ta.isValidIntegerIndex(i) {
+				item := ta.typedArray.get(ta.offset + i)
+				r.writeItemLocaleString(item, &buf)
+			}
 		}
 		return buf.String()
 	}
@@ -1204,7 +1238,7 @@ func (r *Runtime) typedArrayProto_toLocaleString(call FunctionCall) Value {
 
 func (r *Runtime) typedArrayProto_values(call FunctionCall) Value {
 	if ta, ok := r.toObject(call.This).self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.validate()
 		return r.createArrayIterator(ta.val, iterationKindValue)
 	}
 	panic(r.NewTypeError("Method TypedArray.prototype.values called on incompatible receiver %s", r.objectproto_toString(FunctionCall{This: call.This})))
@@ -1226,8 +1260,7 @@ func (r *Runtime) typedArrayProto_with(call FunctionCall) Value {
 	if !ok {
 		panic(r.NewTypeError("%s is not a valid TypedArray", r.objectproto_toString(FunctionCall{This: call.This})))
 	}
-	ta.viewedArrayBuf.ensureNotDetached(true)
-	length := ta.length
+	length := ta.validate()
 	relativeIndex := call.Argument(0).ToInteger()
 	var actualIndex int
 
@@ -1251,7 +1284,9 @@ func (r *Runtime) typedArrayProto_with(call FunctionCall) Value {
 
 	a := r.typedArrayCreate(ta.defaultCtor, intToValue(int64(length)))
 	copy(a.viewedArrayBuf.data, ta.viewedArrayBuf.data[ta.offset*ta.elemSize:])
-	a.typedArray.set(actualIndex, numericValue)
+	if actualIndex < length {
+		a.typedArray.set(actualIndex, numericValue)
+	}
 	return a.val
 }
 
@@ -1261,8 +1296,7 @@ func (r *Runtime) typedArrayProto_toReversed(call FunctionCall) Value {
 	if !ok {
 		panic(r.NewTypeError("%s is not a valid TypedArray", r.objectproto_toString(FunctionCall{This: call.This})))
 	}
-	ta.viewedArrayBuf.ensureNotDetached(true)
-	length := ta.length
+	length := ta.validate()
 
 	a := r.typedArrayCreate(ta.defaultCtor, intToValue(int64(length)))
 
@@ -1281,7 +1315,7 @@ func (r *Runtime) typedArrayProto_toSorted(call FunctionCall) Value {
 	if !ok {
 		panic(r.NewTypeError("%s is not a valid TypedArray", r.objectproto_toString(FunctionCall{This: call.This})))
 	}
-	ta.viewedArrayBuf.ensureNotDetached(true)
+	ta.validate()
 
 	var compareFn func(FunctionCall) Value
 	arg := call.Argument(0)
@@ -1294,7 +1328,7 @@ func (r *Runtime) typedArrayProto_toSorted(call FunctionCall) Value {
 		}
 	}
 
-	length := ta.length
+	length := ta.lengthNow()
 
 	a := r.typedArrayCreate(ta.defaultCtor, intToValue(int64(length)))
 	copy(a.viewedArrayBuf.data, ta.viewedArrayBuf.data[ta.offset*ta.elemSize:])
@@ -1365,7 +1399,9 @@ func (r *Runtime) typedArray_from(call FunctionCall) Value {
 func (r *Runtime) typedArray_of(call FunctionCall) Value {
 	ta := r.typedArrayCreate(r.toObject(call.This), intToValue(int64(len(call.Arguments))))
 	for i, val := range call.Arguments {
-		ta.typedArray.set(i, val)
+		// Converting a value may resize the buffer: _putIdx converts,
+		// then checks the bounds.
+		ta._putIdx(i, val)
 	}
 	return ta.val
 }
@@ -1386,7 +1422,7 @@ func (r *Runtime) typedArraySpeciesCreate(ta *typedArrayObject, args []Value) *t
 func (r *Runtime) typedArrayCreate(ctor *Object, args ...Value) *typedArrayObject {
 	o := r.toConstructor(ctor)(args, ctor)
 	if ta, ok := o.self.(*typedArrayObject); ok {
-		ta.viewedArrayBuf.ensureNotDetached(true)
+		ta.validate()
 		if len(args) == 1 {
 			if l, ok := args[0].(valueInt); ok {
 				if ta.length < int(l) {
@@ -1458,14 +1494,25 @@ func (r *Runtime) _newTypedArrayFromArrayBuffer(ab *arrayBufferObject, args []Va
 		}
 	}
 	var length int
-	if len(args) > 2 && args[2] != nil && args[2] != _undefined {
+	hasLength := len(args) > 2 && args[2] != nil && args[2] != _undefined
+	if hasLength {
 		length = r.toIndex(args[2])
-		ab.ensureNotDetached(true)
+	}
+	ab.ensureNotDetached(true)
+	switch {
+	case !hasLength && ab.resizable:
+		if byteOffset > len(ab.data) {
+			panic(r.newErrorf(r.getRangeError(), "Start offset %d is outside the bounds of the buffer", byteOffset))
+		}
+		ta.offset = byteOffset / ta.elemSize
+		ta.lengthTracking = true
+		ta.length = ta.lengthNow()
+		return ta.val
+	case hasLength:
 		if byteOffset+length*ta.elemSize > len(ab.data) {
 			panic(r.newErrorf(r.getRangeError(), "Invalid typed array length: %d", length))
 		}
-	} else {
-		ab.ensureNotDetached(true)
+	default:
 		if len(ab.data)%ta.elemSize != 0 {
 			panic(r.newErrorf(r.getRangeError(), "Byte length of %s should be a multiple of %d", newTarget.self.getStr("name", nil), ta.elemSize))
 		}
@@ -1475,7 +1522,7 @@ func (r *Runtime) _newTypedArrayFromArrayBuffer(ab *arrayBufferObject, args []Va
 		}
 	}
 	ta.offset = byteOffset / ta.elemSize
-	ta.length = length
+	ta.setFixedLength(length)
 	return ta.val
 }
 
@@ -1490,19 +1537,18 @@ func checkTypedArrayMixBigInt(src, dst *Object) {
 
 func (r *Runtime) _newTypedArrayFromTypedArray(src *typedArrayObject, newTarget *Object, taCtor typedArrayObjectCtor, proto *Object) *Object {
 	dst := r.allocateTypedArray(newTarget, 0, taCtor, proto)
-	src.viewedArrayBuf.ensureNotDetached(true)
-	l := src.length
+	l := src.validate()
 
 	dst.viewedArrayBuf.data = allocByteSlice(toIntStrict(int64(l) * int64(dst.elemSize)))
-	src.viewedArrayBuf.ensureNotDetached(true)
+	src.validate()
 	if src.defaultCtor == dst.defaultCtor {
 		copy(dst.viewedArrayBuf.data, src.viewedArrayBuf.data[src.offset*src.elemSize:])
-		dst.length = src.length
+		dst.setFixedLength(l)
 		return dst.val
 	} else {
-		checkTypedArrayMixBigInt(src.defaultCtor, newTarget)
+		checkTypedArrayMixBigInt(src.defaultCtor, dst.defaultCtor)
 	}
-	dst.length = l
+	dst.setFixedLength(l)
 	for i := 0; i < l; i++ {
 		dst.typedArray.set(i, src.typedArray.get(src.offset+i))
 	}
@@ -1516,7 +1562,7 @@ func (r *Runtime) newTypedArrayWithData(data []byte, newTarget *Object, taCtor t
 	ab := r._newArrayBuffer(r.getArrayBufferPrototype(), nil)
 	ab.data = data
 	ta := taCtor(ab, 0, 0, r.getPrototypeFromCtor(newTarget, nil, proto))
-	ta.length = len(data) / ta.elemSize
+	ta.setFixedLength(len(data) / ta.elemSize)
 	return ta
 }
 
@@ -1796,6 +1842,23 @@ func (r *Runtime) createArrayBufferProto(val *Object) objectImpl {
 	b._put("byteLength", byteLengthProp)
 	b._putProp("constructor", r.getArrayBuffer(), true, false, true)
 	b._putProp("slice", r.newNativeFunc(r.arrayBufferProto_slice, "slice", 2), true, false, true)
+	for _, getter := range []struct {
+		name string
+		fn   func(FunctionCall) Value
+	}{
+		{"maxByteLength", r.arrayBufferProto_getMaxByteLength},
+		{"resizable", r.arrayBufferProto_getResizable},
+		{"detached", r.arrayBufferProto_getDetached},
+	} {
+		b._put(unistring.String(getter.name), &valueProperty{
+			accessor:     true,
+			configurable: true,
+			getterFunc:   r.newNativeFunc(getter.fn, unistring.String("get "+getter.name), 0),
+		})
+	}
+	b._putProp("resize", r.newNativeFunc(r.arrayBufferProto_resize, "resize", 1), true, false, true)
+	b._putProp("transfer", r.newNativeFunc(r.arrayBufferProto_transfer, "transfer", 0), true, false, true)
+	b._putProp("transferToFixedLength", r.newNativeFunc(r.arrayBufferProto_transferToFixedLength, "transferToFixedLength", 0), true, false, true)
 	b._putSym(SymToStringTag, valueProp(asciiString("ArrayBuffer"), false, false, true))
 	return b
 }
@@ -2224,8 +2287,8 @@ func (r *Runtime) validateUint8Array(v Value) *typedArrayObject {
 //
 // [GetUint8ArrayBytes(ta)]: https://tc39.es/ecma262/multipage/indexed-collections.html#sec-getuint8arraybytes
 func (r *Runtime) getUint8ArrayBytes(ta *typedArrayObject) []byte {
-	ta.viewedArrayBuf.ensureNotDetached(true)
-	return ta.viewedArrayBuf.data[ta.offset : ta.offset+ta.length]
+	length := ta.validate()
+	return ta.viewedArrayBuf.data[ta.offset : ta.offset+length]
 }
 
 // https://tc39.es/ecma262/multipage/indexed-collections.html#sec-frombase64

@@ -29,6 +29,10 @@ type arrayBufferObject struct {
 	baseObject
 	detached bool
 	data     []byte
+	// resizable buffers (new ArrayBuffer(n, {maxByteLength})) may change
+	// their length up to maxByteLength; see arraybuffer_resizable.go.
+	resizable     bool
+	maxByteLength int
 }
 
 // ArrayBuffer is a Go wrapper around ECMAScript ArrayBuffer. Calling Runtime.ToValue() on it
@@ -42,6 +46,9 @@ type dataViewObject struct {
 	baseObject
 	viewedArrayBuf      *arrayBufferObject
 	byteLen, byteOffset int
+	// lengthTracking views of a resizable buffer cover it from byteOffset
+	// to its end, whatever its length; byteLen is then unused.
+	lengthTracking bool
 }
 
 type typedArray interface {
@@ -73,9 +80,18 @@ type typedArrayObject struct {
 	baseObject
 	viewedArrayBuf *arrayBufferObject
 	defaultCtor    *Object
+	// offset is in elements. length is the fixed length of a view of a
+	// fixed-length extent; for a length-tracking view (or any view of a
+	// resizable buffer) it is the length as of the last validate(), which
+	// the built-in methods use as the spec's len captured on entry. Element
+	// access always checks the current bounds (lengthNow).
 	length, offset int
 	elemSize       int
 	typedArray     typedArray
+	// lengthTracking views follow a resizable buffer's length.
+	lengthTracking bool
+	// fixedLength is the length a non-tracking view was created with.
+	fixedLength int
 }
 
 func (a ArrayBuffer) toValue(r *Runtime) Value {
@@ -719,10 +735,7 @@ func (a *bigUint64Array) exportType() reflect.Type {
 }
 
 func (a *typedArrayObject) _getIdx(idx int) Value {
-	if 0 <= idx && idx < a.length {
-		if !a.viewedArrayBuf.ensureNotDetached(false) {
-			return nil
-		}
+	if 0 <= idx && idx < a.lengthNow() {
 		return a.typedArray.get(idx + a.offset)
 	}
 	return nil
@@ -777,12 +790,7 @@ func (a *typedArrayObject) getIdx(idx valueInt, receiver Value) Value {
 }
 
 func (a *typedArrayObject) isValidIntegerIndex(idx int) bool {
-	if a.viewedArrayBuf.ensureNotDetached(false) {
-		if idx >= 0 && idx < a.length {
-			return true
-		}
-	}
-	return false
+	return idx >= 0 && idx < a.lengthNow()
 }
 
 func (a *typedArrayObject) _putIdx(idx int, v Value) {
@@ -919,7 +927,7 @@ func (a *typedArrayObject) deleteStr(name unistring.String, throw bool) bool {
 }
 
 func (a *typedArrayObject) deleteIdx(idx valueInt, throw bool) bool {
-	if a.viewedArrayBuf.ensureNotDetached(false) && idx >= 0 && int64(idx) < int64(a.length) {
+	if idx >= 0 && int64(idx) < int64(a.lengthNow()) {
 		a.val.runtime.typeErrorResult(throw, "Cannot delete property '%d' of %s", idx, a.val.String())
 		return false
 	}
@@ -928,10 +936,11 @@ func (a *typedArrayObject) deleteIdx(idx valueInt, throw bool) bool {
 }
 
 func (a *typedArrayObject) stringKeys(all bool, accum []Value) []Value {
+	length := a.lengthNow()
 	if accum == nil {
-		accum = make([]Value, 0, a.length)
+		accum = make([]Value, 0, length)
 	}
-	for i := 0; i < a.length; i++ {
+	for i := 0; i < length; i++ {
 		accum = append(accum, asciiString(strconv.Itoa(i)))
 	}
 	return a.baseObject.stringKeys(all, accum)
@@ -943,7 +952,7 @@ type typedArrayPropIter struct {
 }
 
 func (i *typedArrayPropIter) next() (propIterItem, iterNextFunc) {
-	if i.idx < i.a.length {
+	if i.idx < i.a.lengthNow() {
 		name := strconv.Itoa(i.idx)
 		prop := i.a._getIdx(i.idx)
 		i.idx++
@@ -961,14 +970,14 @@ func (a *typedArrayObject) iterateStringKeys() iterNextFunc {
 
 func (a *typedArrayObject) exportToArrayOrSlice(dst reflect.Value, typ reflect.Type, ctx *objectExportCtx) error {
 	if typ == typeBytes {
-		dst.Set(reflect.ValueOf(a.viewedArrayBuf.data[a.offset*a.elemSize : (a.offset+a.length)*a.elemSize]))
+		dst.Set(reflect.ValueOf(a.viewedArrayBuf.data[a.offset*a.elemSize : (a.offset+a.lengthNow())*a.elemSize]))
 		return nil
 	}
 	return a.baseObject.exportToArrayOrSlice(dst, typ, ctx)
 }
 
 func (a *typedArrayObject) export(_ *objectExportCtx) interface{} {
-	return a.typedArray.export(a.offset, a.length)
+	return a.typedArray.export(a.offset, a.lengthNow())
 }
 
 func (a *typedArrayObject) exportType() reflect.Type {
@@ -977,7 +986,7 @@ func (a *typedArrayObject) exportType() reflect.Type {
 
 func (o *dataViewObject) exportToArrayOrSlice(dst reflect.Value, typ reflect.Type, ctx *objectExportCtx) error {
 	if typ == typeBytes {
-		dst.Set(reflect.ValueOf(o.viewedArrayBuf.data[o.byteOffset : o.byteOffset+o.byteLen]))
+		dst.Set(reflect.ValueOf(o.viewedArrayBuf.data[o.byteOffset : o.byteOffset+max(o.byteLengthNow(), 0)]))
 		return nil
 	}
 	return o.baseObject.exportToArrayOrSlice(dst, typ, ctx)
@@ -995,6 +1004,7 @@ func (r *Runtime) _newTypedArrayObject(buf *arrayBufferObject, offset, length, e
 		viewedArrayBuf: buf,
 		offset:         offset,
 		length:         length,
+		fixedLength:    length,
 		elemSize:       elemSize,
 		defaultCtor:    defCtor,
 		typedArray:     arr,
@@ -1052,8 +1062,7 @@ func (r *Runtime) newBigUint64ArrayObject(buf *arrayBufferObject, offset, length
 }
 
 func (o *dataViewObject) getIdxAndByteOrder(getIdx int, littleEndianVal Value, size int) (int, byteOrder) {
-	o.viewedArrayBuf.ensureNotDetached(true)
-	if getIdx+size > o.byteLen {
+	if getIdx+size > o.validViewByteLength() {
 		panic(o.val.runtime.newErrorf(o.val.runtime.getRangeError(), "Index %d is out of bounds", getIdx))
 	}
 	getIdx += o.byteOffset

@@ -191,6 +191,24 @@ for (const tag of ["sh", "sh-Cyrl", "cnr", "cnr-BA", "ru-SU", "hy-SU", "und-Armn
   add(`Intl.getCanonicalLocales(${q(tag)})[0]`);
 }
 
+// Numbering systems that replace digits.
+add(`new Intl.NumberFormat("en-u-nu-arab", {useGrouping: false}).format(1234)`);
+add(`new Intl.NumberFormat("en", {numberingSystem: "deva"}).format(42)`);
+add(`new Intl.NumberFormat("en-u-nu-fullwide").format(7)`);
+add(`JSON.stringify(new Intl.NumberFormat("en-u-nu-thai").resolvedOptions().numberingSystem)`);
+add(`new Intl.DateTimeFormat("en-u-nu-arab", {day: "numeric", timeZone: "UTC"}).format(0)`);
+
+// The dayPeriod option.
+for (const l of locales) {
+  for (const h of [0, 6, 10, 12, 13, 18, 21]) {
+    const at = `new Date(Date.UTC(2024, 0, 1, ${h}, ${h === 12 ? 0 : 30}))`;
+    add(`new Intl.DateTimeFormat(${q(l)}, {dayPeriod: "long", timeZone: "UTC"}).format(${at})`);
+    add(`new Intl.DateTimeFormat(${q(l)}, {hour: "numeric", minute: "2-digit", dayPeriod: "short", timeZone: "UTC"}).format(${at})`);
+  }
+  add(`JSON.stringify(new Intl.DateTimeFormat(${q(l)}, {hour: "numeric", dayPeriod: "narrow"}).resolvedOptions())`);
+  add(`JSON.stringify(new Intl.DateTimeFormat(${q(l)}, {hour: "numeric", dayPeriod: "narrow", timeZone: "UTC"}).formatToParts(0))`);
+}
+
 const out = [];
 for (const expr of cases) {
   let want;

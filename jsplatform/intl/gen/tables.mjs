@@ -138,7 +138,16 @@ function dateNames(locale) {
   }
   const am = f({ hour: "numeric", hour12: true }, sample, "dayPeriod");
   const pm = f({ hour: "numeric", hour12: true }, new Date(Date.UTC(2024, 8, 7, 17)), "dayPeriod");
-  return { months, weekdays, eras, dayPeriods: [am, pm] };
+  // The day periods the dayPeriod option shows ("in the morning", "noon"),
+  // by width: for each hour on the hour, then at half past.
+  const flexibleDayPeriods = {};
+  for (const w of widths) {
+    flexibleDayPeriods[w] = [];
+    for (let h = 0; h < 24; h++) {
+      for (const m of [0, 30]) flexibleDayPeriods[w].push(f({ dayPeriod: w }, new Date(Date.UTC(2024, 8, 7, h, m)), "dayPeriod"));
+    }
+  }
+  return { months, weekdays, eras, dayPeriods: [am, pm], flexibleDayPeriods };
 }
 
 // tokens writes formatToParts' parts as a pattern: literals stay, a field
