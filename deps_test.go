@@ -36,6 +36,9 @@ var chosenDependencies = map[string]bool{
 	// golang.org/x/text's CLDR collation, plural rules and currency data
 	// back Intl in the sandbox.
 	"golang.org/x/text": true,
+	// rivo/uniseg breaks text into graphemes, words and sentences by
+	// Unicode's rules (UAX #29) for Intl.Segmenter, which x/text does not.
+	"github.com/rivo/uniseg": true,
 
 	// golang.org/x/sys asks a terminal its size (TIOCGWINSZ) for the
 	// command-line tool's live line.

@@ -45,6 +45,9 @@ func TestBuiltinsGojaLacks(t *testing.T) {
 				typeof Iterator, Object.prototype.toString.call(naturals().map((x) => x)),
 			];`,
 			`[[4,16,36],3,[],7,["a","A","b","B"],"function","[object Iterator Helper]"]`},
+		"Array.prototype[Symbol.unscopables]": {`
+			return Reflect.ownKeys(Array.prototype[Symbol.unscopables]);`,
+			`["at","copyWithin","entries","fill","find","findIndex","findLast","findLastIndex","flat","flatMap","includes","keys","toReversed","toSorted","toSpliced","values"]`},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

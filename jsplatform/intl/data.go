@@ -49,9 +49,11 @@ type compactLevel struct {
 type numberData struct {
 	Symbols         numberSymbols
 	MinimumGrouping int
-	Decimal         struct{ Negative []patternPart }
-	Percent         struct{ Positive, Negative []patternPart }
-	Currency        struct {
+	// Range are formatRange's separator ("–") and approximately sign ("~").
+	Range    struct{ Separator, Approximately string }
+	Decimal  struct{ Negative []patternPart }
+	Percent  struct{ Positive, Negative []patternPart }
+	Currency struct {
 		Positive, Negative, AccountingPositive, AccountingNegative, NamePositive, NameNegative []patternPart
 	}
 	Plurals    []string

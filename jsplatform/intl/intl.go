@@ -132,8 +132,12 @@ func (r *Realm) natives(cfg Config) *goja.Object {
 			return r.parts(withDigits(f.format(v), system))
 		})
 	})
-	set("rangeSeparator", func(call goja.FunctionCall) goja.Value {
-		return vm.ToValue("–")
+	set("rangeSigns", func(call goja.FunctionCall) goja.Value {
+		r := dataFor(call.Argument(0).String()).Number.Range
+		o := vm.NewObject()
+		_ = o.Set("separator", r.Separator)
+		_ = o.Set("approximately", r.Approximately)
+		return o
 	})
 	set("collator", func(call goja.FunctionCall) goja.Value {
 		c := r.collator(readCollatorKey(call.Argument(0).ToObject(vm)))

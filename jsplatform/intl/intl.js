@@ -502,16 +502,42 @@
 
 	// rangeParts formats a range as CLDR's range pattern does, with the
 	// parts marked by source; equal ends show once, approximately.
+	// rangeParts is formatRangeToParts as ICU writes a range: the ends'
+	// affixes said once when they agree and are more than one character
+	// ("US$3.00–5.00", "3–5 km"), else said twice with the separator
+	// spaced ("$3.00 – $5.00", "-5 – -3").
+	const numericPartTypes = ['integer', 'group', 'decimal', 'fraction', 'exponentSeparator', 'exponentMinusSign', 'exponentInteger', 'nan', 'infinity'];
+	const splitAffixes = (parts) => {
+		let first = parts.findIndex((p) => numericPartTypes.includes(p.type));
+		let last = parts.length - 1;
+		while (last >= 0 && !numericPartTypes.includes(parts[last].type)) last--;
+		if (first < 0) first = last = parts.length;
+		return { prefix: parts.slice(0, first), core: parts.slice(first, last + 1), suffix: parts.slice(last + 1) };
+	};
 	const rangeParts = (s, start, end) => {
 		if (start === undefined || end === undefined) throw new TypeError('start and end are required');
 		const x = toIntlMathematicalValue(start), y = toIntlMathematicalValue(end);
 		if (x === 'NaN' || y === 'NaN') throw new RangeError('Invalid range: NaN');
 		const a = s.formatter(x), b = s.formatter(y);
+		const signs = native.rangeSigns(s.dataLocale);
 		const tag = (parts, source) => parts.map((p) => ({ type: p.type, value: p.value, source }));
 		if (joinParts(a) === joinParts(b)) {
-			return [{ type: 'approximatelySign', value: '~', source: 'shared' }, ...tag(a, 'shared')];
+			return [{ type: 'approximatelySign', value: signs.approximately, source: 'shared' }, ...tag(a, 'shared')];
 		}
-		return [...tag(a, 'startRange'), { type: 'literal', value: native.rangeSeparator(s.dataLocale), source: 'shared' }, ...tag(b, 'endRange')];
+		const pa = splitAffixes(a), pb = splitAffixes(b);
+		const separator = (spaced) => ({ type: 'literal', value: spaced && !/^\s/.test(signs.separator) ? ' ' + signs.separator + ' ' : signs.separator, source: 'shared' });
+		if (s.style === 'unit') {
+			// The unit is said once, after the range, in the end's plural.
+			const middle = (p) => joinParts([...p.prefix, ...p.suffix].filter((q) => q.type === 'minusSign' || q.type === 'plusSign'));
+			const repeated = middle(pa) !== '' || middle(pb) !== '';
+			const startParts = [...pa.prefix.filter((q) => q.type !== 'unit' && q.type !== 'literal'), ...pa.core];
+			return [...tag(startParts, 'startRange'), separator(repeated), ...tag([...pb.prefix, ...pb.core], 'endRange'), ...tag(pb.suffix, 'shared')];
+		}
+		const affixA = joinParts([...pa.prefix, ...pa.suffix]), affixB = joinParts([...pb.prefix, ...pb.suffix]);
+		if (affixA === affixB && [...affixA].length > 1) {
+			return [...tag(pa.prefix, 'shared'), ...tag(pa.core, 'startRange'), separator(false), ...tag(pb.core, 'endRange'), ...tag(pb.suffix, 'shared')];
+		}
+		return [...tag(a, 'startRange'), separator(affixA !== '' || affixB !== ''), ...tag(b, 'endRange')];
 	};
 
 	// --- Collator ------------------------------------------------------------

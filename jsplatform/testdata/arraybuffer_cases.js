@@ -32,5 +32,9 @@
 	`(() => { const b = new ArrayBuffer(6, { maxByteLength: 6 }); new Uint8Array(b).set([1, 2, 3, 4, 5, 6]); return Array.from(new Uint8Array(b.slice(2, 5))); })()`,
 	`(() => { const chunks = [[1, 2, 3], [4, 5], [6, 7, 8, 9]]; const b = new ArrayBuffer(0, { maxByteLength: 64 }); const u = new Uint8Array(b); for (const c of chunks) { const at = b.byteLength; b.resize(at + c.length); u.set(c, at); } return [b.byteLength, u.join("")]; })()`,
 	`(() => { const b = new ArrayBuffer(8, { maxByteLength: 16 }); const u = new Uint8Array(b); u.set([5, 1, 4, 2, 8, 3, 7, 6]); b.resize(4); return [Array.from(u.sort()), u.indexOf(4), u.lastIndexOf(5), u.at(-1), u.slice(1).length]; })()`,
+	`(() => { const b = new ArrayBuffer(4, { maxByteLength: 8 }); Object.freeze(new Uint8Array(b)); })()`,
+	`(() => { const b = new ArrayBuffer(4, { maxByteLength: 8 }); return Reflect.preventExtensions(new Uint8Array(b, 0, 2)); })()`,
+	`Object.isFrozen(Object.freeze(new Uint8Array(0)))`,
+	`(() => { const b = new ArrayBuffer(4, { maxByteLength: 8 }); const u = new Uint8Array(b, 0, 4); u.fill(3); return Array.prototype.at.call(u, { valueOf() { b.resize(2); return 0; } }); })()`,
 	`Object.getOwnPropertyNames(ArrayBuffer.prototype).sort()`,
 ]

@@ -573,19 +573,16 @@ func (r *Runtime) arrayproto_unshift(call FunctionCall) Value {
 
 func (r *Runtime) arrayproto_at(call FunctionCall) Value {
 	o := call.This.ToObject(r)
-	idx := call.Argument(0).ToInteger()
+	// The length first: converting the index may change it.
 	length := toLength(o.self.getStr("length", nil))
+	idx := call.Argument(0).ToInteger()
 	if idx < 0 {
 		idx = length + idx
 	}
 	if idx >= length || idx < 0 {
 		return _undefined
 	}
-	i := valueInt(idx)
-	if o.self.hasPropertyIdx(i) {
-		return o.self.getIdx(i, nil)
-	}
-	return _undefined
+	return nilSafe(o.self.getIdx(valueInt(idx), nil))
 }
 
 func (r *Runtime) arrayproto_indexOf(call FunctionCall) Value {
@@ -1647,6 +1644,8 @@ func createArrayProtoTemplate() *objectTemplate {
 	t.putSym(SymIterator, func(r *Runtime) Value { return valueProp(r.getArrayValues(), true, false, true) })
 	t.putSym(SymUnscopables, func(r *Runtime) Value {
 		bl := r.newBaseObject(nil, classObject)
+		// The spec's list, in its order (Node's).
+		bl.setOwnStr("at", valueTrue, true)
 		bl.setOwnStr("copyWithin", valueTrue, true)
 		bl.setOwnStr("entries", valueTrue, true)
 		bl.setOwnStr("fill", valueTrue, true)
@@ -1658,12 +1657,10 @@ func createArrayProtoTemplate() *objectTemplate {
 		bl.setOwnStr("flatMap", valueTrue, true)
 		bl.setOwnStr("includes", valueTrue, true)
 		bl.setOwnStr("keys", valueTrue, true)
-		bl.setOwnStr("values", valueTrue, true)
-		bl.setOwnStr("groupBy", valueTrue, true)
-		bl.setOwnStr("groupByToMap", valueTrue, true)
 		bl.setOwnStr("toReversed", valueTrue, true)
 		bl.setOwnStr("toSorted", valueTrue, true)
 		bl.setOwnStr("toSpliced", valueTrue, true)
+		bl.setOwnStr("values", valueTrue, true)
 
 		return valueProp(bl.val, false, false, true)
 	})

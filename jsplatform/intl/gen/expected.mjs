@@ -209,6 +209,16 @@ for (const l of locales) {
   add(`JSON.stringify(new Intl.DateTimeFormat(${q(l)}, {hour: "numeric", dayPeriod: "narrow", timeZone: "UTC"}).formatToParts(0))`);
 }
 
+// Number ranges: affixes said once or twice, spacing, approximately.
+for (const l of locales) {
+  for (const [o, a, b] of [[{}, 3, 5], [{ style: "currency", currency: "USD" }, 3, 5], [{ style: "currency", currency: "EUR" }, 3, 5],
+    [{ style: "percent" }, 0.03, 0.05], [{ style: "unit", unit: "kilometer" }, 3, 5], [{ style: "unit", unit: "kilometer", unitDisplay: "long" }, 1, 5],
+    [{ notation: "compact" }, 3000, 5000], [{}, -5, -3], [{}, -3, 5], [{}, 3, 3], [{ style: "currency", currency: "USD" }, 3, 3], [{ maximumFractionDigits: 0 }, 2.9, 3.1]]) {
+    add(`new Intl.NumberFormat(${q(l)}, ${q(o)}).formatRange(${a}, ${b})`);
+  }
+  add(`JSON.stringify(new Intl.NumberFormat(${q(l)}, {style: "currency", currency: "USD"}).formatRangeToParts(3, 5))`);
+}
+
 const out = [];
 for (const expr of cases) {
   let want;

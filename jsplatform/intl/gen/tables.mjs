@@ -51,6 +51,12 @@ function numberData(locale) {
     infinity: symbol({}, Infinity, "infinity"), nan: symbol({}, NaN, "nan"),
   };
   d.minimumGrouping = nf({}).format(1234).includes(d.symbols.group) ? 1 : 2;
+  // formatRange's separator and its sign for a range whose ends format
+  // alike.
+  d.range = {
+    separator: nf({}).formatRangeToParts(3, 5).find((p) => p.source === "shared").value,
+    approximately: nf({}).formatRangeToParts(3, 3).find((p) => p.type === "approximatelySign").value,
+  };
   d.decimal = { negative: pattern(nf({}).formatToParts(-1), {}) };
   d.percent = { positive: pattern(nf({ style: "percent" }).formatToParts(1), { percentSign: true }), negative: pattern(nf({ style: "percent" }).formatToParts(-1), { percentSign: true }) };
   const cur = (o, x) => pattern(nf({ style: "currency", currency: "EUR", ...o }).formatToParts(x), { currency: true });
