@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -156,7 +157,7 @@ func (s *session) close() {
 func warningLogger(w io.Writer, st style) zerolog.Logger {
 	out := zerolog.ConsoleWriter{
 		Out: w, NoColor: !st.color, PartsExclude: []string{zerolog.TimestampFieldName},
-		FormatFieldValue: shortField, FormatErrFieldValue: shortField,
+		FormatFieldValue: shortField, FormatErrFieldValue: errorField,
 	}
 	return zerolog.New(&quietRetries{next: out, full: w}).Level(zerolog.WarnLevel)
 }
@@ -169,6 +170,25 @@ const maxFieldRunes = 160
 func shortError(err error) string {
 	msg, _, _ := strings.Cut(err.Error(), "\n")
 	return shortField(msg)
+}
+
+// errorField renders an error as its own text, unquoted: its message is
+// written for the person (`mcp.json:2:21: mcp server "bad": "command" must
+// be a string`), and the quoting a console field gets would show every
+// quote inside it escaped. Its first line only, at most maxFieldRunes long.
+func errorField(v any) string {
+	s := fmt.Sprint(v)
+	if unquoted, err := strconv.Unquote(s); err == nil {
+		s = unquoted
+	}
+	s, _, cut := strings.Cut(s, "\n")
+	if r := []rune(s); len(r) > maxFieldRunes {
+		s, cut = string(r[:maxFieldRunes]), true
+	}
+	if cut {
+		return s + "…"
+	}
+	return s
 }
 
 // shortField renders a (quoted, when it needed quotes) field value up to its
