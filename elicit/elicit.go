@@ -72,6 +72,15 @@ type Elicitor interface {
 	Elicit(ctx context.Context, r Request) (Response, error)
 }
 
+// Completer is an Elicitor that can also tell the person that an
+// interaction it passed on in url mode has finished (MCP's
+// notifications/elicitation/complete), so a client waiting on the page
+// can move on. The pool tells the Elicitor that accepted the question; one
+// that is no Completer is not told.
+type Completer interface {
+	ElicitationComplete(ctx context.Context, server, elicitationID string)
+}
+
 // Func adapts a function to Elicitor.
 type Func func(ctx context.Context, r Request) (Response, error)
 

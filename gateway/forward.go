@@ -48,6 +48,16 @@ func (e sessionElicitor) Elicit(ctx context.Context, r elicit.Request) (elicit.R
 	return elicit.Response{Action: elicit.Action(res.Action), Content: res.Content}, nil
 }
 
+// ElicitationComplete tells the client that a url-mode question it was
+// passed and accepted has finished on its server's side, as the server
+// said (elicit.Completer).
+func (e sessionElicitor) ElicitationComplete(ctx context.Context, _, elicitationID string) {
+	if e.roundTrips {
+		return // its question went out in an input_required result, with no session to tell
+	}
+	_ = e.session.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: elicitationID})
+}
+
 // canElicitMode reports whether the client declared elicitation in mode:
 // "url" needs its URL capability, a form the form capability (which a bare
 // elicitation capability implies).

@@ -33,6 +33,12 @@ func newVersionRouter(g *Gateway) *versionRouter {
 
 func (v *versionRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if sessionless(r) {
+		if refusal := taskNameMismatch(r); refusal != nil {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = w.Write(refusal)
+			return
+		}
 		v.stateless.ServeHTTP(w, r)
 		return
 	}

@@ -7,8 +7,10 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The SDK decodes a tools/call's params into its own type, which has no
@@ -78,5 +80,50 @@ func taskIntoMeta(params json.RawMessage) json.RawMessage {
 	if err != nil {
 		return params
 	}
+	return out
+}
+
+// taskNameMismatch checks the routing header of a 2026-07-28 task method:
+// tasks/get, tasks/update and tasks/cancel carry their task id in Mcp-Name,
+// as tools/call carries its tool's name (the SDK checks only the methods it
+// knows). It returns the refusal of a request whose header is missing or
+// names another task, "" for any other request.
+func taskNameMismatch(r *http.Request) (refusal []byte) {
+	if r.Method != http.MethodPost || r.Body == nil {
+		return nil
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxPeek+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil || len(body) > maxPeek {
+		return nil
+	}
+	var msg struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			TaskID string `json:"taskId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &msg) != nil {
+		return nil
+	}
+	switch msg.Method {
+	case methodTasksGet, methodTasksUpdate, methodTasksCancel:
+	default:
+		return nil
+	}
+	header := strings.Trim(r.Header.Get("Mcp-Name"), " \t")
+	if header == msg.Params.TaskID && header != "" {
+		return nil
+	}
+	problem := "missing required Mcp-Name header for method " + strconv.Quote(msg.Method)
+	if header != "" {
+		problem = "header mismatch: Mcp-Name header value " + strconv.Quote(header) + " does not match the body's taskId " + strconv.Quote(msg.Params.TaskID)
+	}
+	out, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": msg.ID,
+		"error": map[string]any{"code": mcp.CodeHeaderMismatch, "message": problem}})
 	return out
 }

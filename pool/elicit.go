@@ -151,6 +151,8 @@ func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 		content := resp.Content
 		if r.Mode == "form" {
 			content = elicit.ApplyDefaults(r.Schema, content)
+		} else {
+			s.urlAsks.accepted(r.ElicitationID, elicitor)
 		}
 		return &mcp.ElicitResult{Action: string(elicit.Accept), Content: content}, nil
 	case elicit.Decline:

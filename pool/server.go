@@ -29,6 +29,7 @@ type server struct {
 	live    atomic.Pointer[liveSession]
 	tried   sync.Once // the first attempt has finished
 	calls   inflight  // calls waiting for their reply
+	urlAsks urlAsks   // url-mode questions awaiting their completion (elicit_url.go)
 	// countsForReady: the server was configured at New, so Ready waits
 	// for its first attempt.
 	countsForReady bool
@@ -173,6 +174,8 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 	}
 	if s.m.opts.Elicitor != nil {
 		copts.ElicitationHandler = s.elicit
+		copts.ElicitationCompleteHandler = s.elicitationComplete
+		copts.Capabilities = elicitationCapabilities(copts.Capabilities)
 	}
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
 	registerTaskMethods(client)

@@ -46,6 +46,9 @@ func compileGlobal(code string) (*goja.Program, string, error) {
 	}
 	out := api.Transform(code, globalTransformOptions)
 	if len(out.Errors) > 0 {
+		if transformFailedInside(out.Errors[0]) {
+			return nil, "", plainError(msgTransformFailed)
+		}
 		return nil, "", plainError("SyntaxError: " + out.Errors[0].Text)
 	}
 	lowered := string(out.Code)

@@ -47,6 +47,7 @@ const (
 	msgTooManyTimers   = "Too many timers are scheduled at once: clear timers you no longer need, or await each delay in turn."
 	msgEngineSyntax    = "SyntaxError: this syntax is not supported by the sandbox's JavaScript engine"
 	msgScriptTooLong   = "The script is too long to run. Write a shorter script: loop over data instead of spelling it out."
+	msgTransformFailed = "SyntaxError: the sandbox could not rewrite this script for its engine. An async generator with a parameter named arguments is known to cause this: rename the parameter."
 	msgCodeGeneration  = "Code generation from strings is not allowed in the sandbox"
 	msgNoOutput        = "The script produced no return value and no output."
 	msgEmptyCode       = "The script is empty: pass the JavaScript to run as code."

@@ -98,6 +98,9 @@ func transform(code string) (transformed, error) {
 		if err := refuseModuleSyntax(code, importStatement, exportStatement); err != nil {
 			return transformed{}, err
 		}
+		if transformFailedInside(out.Errors[0]) {
+			return transformed{}, plainError(msgTransformFailed)
+		}
 		return transformed{}, plainError(transformErrorMessage(code, out.Errors[0]))
 	}
 	return transformed{code: string(out.Code), sourceMap: out.Map}, nil
@@ -120,6 +123,15 @@ func refuseModuleSyntax(code string, patterns ...*regexp.Regexp) error {
 		}
 	}
 	return nil
+}
+
+// transformFailedInside tells an error of esbuild itself from one of the
+// script. esbuild recovers its own panics and reports them as an error
+// whose text is the panic's; its lowering of an async generator that has
+// a parameter named arguments beside a default value panics (esbuild
+// v0.28.2). That text means nothing to the script's author.
+func transformFailedInside(m api.Message) bool {
+	return strings.HasPrefix(m.Text, "panic: ")
 }
 
 // transformErrorMessage renders an esbuild error as a SyntaxError with the

@@ -213,3 +213,17 @@ func TestPlainJavaScriptRunsAsWritten(t *testing.T) {
 	res := run(newFakeHost(), "function add(a, b) { /* sum */ return a + b; }\nreturn add.toString();")
 	wantValue(t, res, `"function add(a, b) { /* sum */ return a + b; }"`)
 }
+
+// TestTransformFailureIsAPlainLanguageError: esbuild panics lowering an
+// async generator with a parameter named arguments beside a default; the
+// script's author reads what to change, not esbuild's panic.
+func TestTransformFailureIsAPlainLanguageError(t *testing.T) {
+	res := run(newFakeHost(), "async function* f(p = [], arguments) { yield p; }\nreturn 1;")
+	wantFailure(t, res, msgTransformFailed)
+	if strings.Contains(res.Text, "panic") || strings.Contains(res.Text, "index out of range") {
+		t.Errorf("esbuild's panic leaked: %q", res.Text)
+	}
+	// The same function without the parameter named arguments runs.
+	res = run(newFakeHost(), "async function* f(p = [], q) { yield p; }\nfor await (const v of f()) return v;")
+	wantValue(t, res, "[]")
+}

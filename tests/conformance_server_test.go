@@ -22,9 +22,14 @@ var conformanceServerScenarios20260728 = []string{
 	"server-stateless", "caching", "http-header-validation", "tools-list", "dns-rebinding-protection", "server-sse-multiple-streams",
 }
 
+// conformanceTasksScenarios are the scenarios of the tasks extension
+// whose checks need more than the suite's fixture tools; they are run with
+// --force, the suite keeping extensions off its version timeline.
+var conformanceTasksScenarios = []string{"tasks-capability-negotiation", "tasks-dispatch-and-envelope"}
+
 // `mcpexec serve --http` passes the conformance suite's server scenarios
 // that apply to a server offering only its own tools, for clients of
-// 2025-11-25 and of 2026-07-28 at the same URL. A few 2026-07-28 checks
+// 2025-11-25 and of 2026-07-28 at the same URL, and the tasks extension's. A few 2026-07-28 checks
 // need diagnostic tools only a test server offers; they are listed in
 // testdata as not testable here, and the suite fails if one of them starts
 // to pass (the list is then stale) or anything else fails.
@@ -32,6 +37,10 @@ func TestConformanceSuiteServerScenarios(t *testing.T) {
 	node, dirs := nodeTools(t, "conformance")
 	suite := filepath.Join(dirs[0], "node_modules/@modelcontextprotocol/conformance/dist/index.js")
 	untestable, err := filepath.Abs("testdata/conformance-server-2026-07-28-untestable.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasksUntestable, err := filepath.Abs("testdata/conformance-server-tasks-untestable.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,12 +53,18 @@ func TestConformanceSuiteServerScenarios(t *testing.T) {
 	for _, s := range conformanceServerScenarios20260728 {
 		runs = append(runs, run{"2026-07-28/" + s, s})
 	}
+	for _, s := range conformanceTasksScenarios {
+		runs = append(runs, run{"2026-07-28/tasks/" + s, s})
+	}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 			defer cancel()
 			args := []string{suite, "server", "--url", g.url, "--scenario", r.scenario}
-			if strings.HasPrefix(r.name, "2026-07-28/") {
+			switch {
+			case strings.HasPrefix(r.name, "2026-07-28/tasks/"):
+				args = append(args, "--spec-version", "2026-07-28", "--force", "--expected-failures", tasksUntestable)
+			case strings.HasPrefix(r.name, "2026-07-28/"):
 				args = append(args, "--spec-version", "2026-07-28", "--expected-failures", untestable)
 			}
 			cmd := exec.CommandContext(ctx, node, args...)

@@ -18,6 +18,9 @@ import (
 //	read {"key": "..."}: says whether the key was written (annotated read-only)
 //	confirm {"what": "..."}: asks the client a question (ConfirmMessage, a
 //	  form of ConfirmSchema) and returns its answer: {"action": ..., "content": ...}
+//	visit {}: sends the client to a page (url-mode question VisitMessage,
+//	  VisitURL) if it declared url mode, says it finished when accepted
+//	  (notifications/elicitation/complete), and returns "visit: " + the action
 //	ran: what ran so far, {"write": [keys in order], "confirm": n, "read": n}
 //
 // confirm asks the way the current protocol does, by returning
@@ -65,6 +68,24 @@ func Ledger() *mcp.Server {
 			out, _ := json.Marshal(map[string]any{"action": answer.Action, "content": answer.Content})
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out)}}}, nil
 		})
+	s.AddTool(&mcp.Tool{Name: "visit", Description: "Send the user to a page to finish something there.", InputSchema: objectSchema},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			// A server asks in url mode only a client that declared it.
+			if caps := req.ClientCapabilities(); caps == nil || caps.Elicitation == nil || caps.Elicitation.URL == nil {
+				return textResult("visit: the client cannot be sent to a page"), nil
+			}
+			answer, ok := req.Params.InputResponses[visitKey].(*mcp.ElicitResult)
+			if !ok {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{visitKey: &mcp.ElicitParams{
+					Mode: "url", Message: VisitMessage, URL: VisitURL, ElicitationID: VisitElicitationID,
+				}}}, nil
+			}
+			if answer.Action == "accept" {
+				// The page was visited and its business is done.
+				_ = req.Session.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: VisitElicitationID})
+			}
+			return textResult("visit: " + answer.Action), nil
+		})
 	s.AddTool(&mcp.Tool{Name: "ran", Description: "What ran so far.", InputSchema: objectSchema,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -88,6 +109,14 @@ var ConfirmSchema = &jsonschema.Schema{
 	},
 	Required: []string{"sure"},
 }
+
+// The visit tool's url-mode question.
+const (
+	VisitMessage       = "Sign the ledger entry on its page."
+	VisitURL           = "https://ledger.example/sign/entry-1"
+	VisitElicitationID = "ledger-sign-entry-1"
+	visitKey           = "visit"
+)
 
 // confirmKey is the confirm tool's input request key.
 const confirmKey = "confirm"
