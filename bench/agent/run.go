@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -34,6 +36,14 @@ type Bench struct {
 
 // Start checks the setup and starts the HTTP server.
 func Start(ctx context.Context, setup Setup) (*Bench, error) {
+	// The servers run in their workspaces: their paths must not be relative.
+	var err error
+	if setup.Tools, err = filepath.Abs(setup.Tools); err != nil {
+		return nil, err
+	}
+	if setup.MCPExec, err = filepath.Abs(setup.MCPExec); err != nil {
+		return nil, err
+	}
 	if err := setup.Check(); err != nil {
 		return nil, err
 	}
@@ -102,27 +112,57 @@ func (b *Bench) Run(ctx context.Context, task Task, mode Mode) (Run, error) {
 	return run, nil
 }
 
-// readContext is what the model is given before its first turn. It also
+// readContext is what the model is given before its first turn, once
+// every server of the task is in it: serve answers before its pool has
+// connected, and tells of tools as they come with list_changed. It also
 // guards against measuring the wrong thing: a gateway that declares Exec in
 // flat mode, or anything besides it in code mode.
 func readContext(ctx context.Context, g *gateway, task Task, mode Mode) (Context, error) {
+	deadline := time.Now().Add(poolWait)
+	for {
+		c, missing, err := listContext(ctx, g, task, mode)
+		if err != nil || len(missing) == 0 {
+			return c, err
+		}
+		if time.Now().After(deadline) {
+			return Context{}, fmt.Errorf("the gateway offers no tools of %v after %s (its stderr: %s)", missing, poolWait, g.stderr.String())
+		}
+		select {
+		case <-ctx.Done():
+			return Context{}, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// poolWait bounds the wait for the task's servers to join the pool.
+const poolWait = 60 * time.Second
+
+// listContext lists the tools once and names the task's servers not yet
+// among them.
+func listContext(ctx context.Context, g *gateway, task Task, mode Mode) (Context, []Server, error) {
 	list, err := g.session.ListTools(ctx, nil)
 	if err != nil {
-		return Context{}, fmt.Errorf("tools/list: %w", err)
+		return Context{}, nil, fmt.Errorf("tools/list: %w", err)
 	}
 	var decls []toolDecl
+	offered := ""
 	for _, t := range list.Tools {
 		if (t.Name == "Exec") != (mode == Code) {
-			return Context{}, fmt.Errorf("the gateway declares %q in %s mode", t.Name, mode)
+			return Context{}, nil, fmt.Errorf("the gateway declares %q in %s mode", t.Name, mode)
 		}
 		decls = append(decls, toolDecl{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		offered += t.Name + "\n" + t.Description + "\n"
 	}
-	if len(decls) == 0 {
-		return Context{}, fmt.Errorf("the gateway declares no tool in %s mode", mode)
+	var missing []Server
+	for _, s := range task.Servers {
+		if !strings.Contains(offered, "mcp__"+string(s)+"__") {
+			missing = append(missing, s)
+		}
 	}
 	d, err := declarations(decls)
 	if err != nil {
-		return Context{}, err
+		return Context{}, nil, err
 	}
-	return Context{Declarations: d, Instructions: g.session.InitializeResult().Instructions, Prompt: task.Prompt}, nil
+	return Context{Declarations: d, Instructions: g.session.InitializeResult().Instructions, Prompt: task.Prompt}, missing, nil
 }
