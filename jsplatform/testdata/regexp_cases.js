@@ -94,4 +94,7 @@
 	String.raw`"2024-05-06".replace(/(?<y>\d+)-(?<m>\d+)/d, (...a) => JSON.stringify(a.at(-1)))`,
 	String.raw`String(/x/dv) + String(new RegExp("x", "yd"))`,
 	String.raw`Object.keys(/(?<n>a)/d.exec("a").indices.groups)`,
+	String.raw`(() => { const at = []; for (const m of "𠮷a".matchAll(/(?:)/gv)) { at.push(m.index); if (at.length > 5) break; } return at; })()`,
+	String.raw`"𠮷a".split(/(?:)/v)`,
+	String.raw`"𠮷a".replace(/(?:)/gv, "-")`,
 ]

@@ -804,7 +804,7 @@ func (r *Runtime) regexpproto_stdMatcherGeneric(rxObj *Object, s String) Value {
 	flags := nilSafe(rx.getStr("flags", nil)).String()
 	global := strings.ContainsRune(flags, 'g')
 	if global {
-		a := r.getGlobalRegexpMatches(rxObj, s, strings.ContainsRune(flags, 'u'))
+		a := r.getGlobalRegexpMatches(rxObj, s, strings.ContainsAny(flags, "uv"))
 		if len(a) == 0 {
 			return _null
 		}
@@ -899,7 +899,7 @@ func (r *Runtime) regexpproto_stdMatcherAll(call FunctionCall) Value {
 	matcher.self.setOwnStr("lastIndex", valueInt(toLength(thisObj.self.getStr("lastIndex", nil))), true)
 	flagsStr := flags.String()
 	global := strings.Contains(flagsStr, "g")
-	fullUnicode := strings.Contains(flagsStr, "u")
+	fullUnicode := strings.ContainsAny(flagsStr, "uv")
 	return r.createRegExpStringIterator(matcher, s, global, fullUnicode)
 }
 
@@ -1098,7 +1098,7 @@ func (r *Runtime) regexpproto_stdSplitter(call FunctionCall) Value {
 		splitter = r.toConstructor(c)([]Value{rxObj, flags}, nil)
 		search = r.checkStdRegexp(splitter)
 		if search == nil {
-			return r.regexpproto_stdSplitterGeneric(splitter, s, limitValue, strings.Contains(flagsStr, "u"))
+			return r.regexpproto_stdSplitterGeneric(splitter, s, limitValue, strings.ContainsAny(flagsStr, "uv"))
 		}
 	}
 
@@ -1181,7 +1181,7 @@ func (r *Runtime) regexpproto_stdReplacerGeneric(rxObj *Object, s, replaceStr St
 	var results []Value
 	flags := nilSafe(rxObj.self.getStr("flags", nil)).String()
 	isGlobal := strings.ContainsRune(flags, 'g')
-	isUnicode := strings.ContainsRune(flags, 'u')
+	isUnicode := strings.ContainsAny(flags, "uv")
 	if isGlobal {
 		results = r.getGlobalRegexpMatches(rxObj, s, isUnicode)
 	} else {
