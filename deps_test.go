@@ -21,13 +21,16 @@ var chosenDependencies = map[string]bool{
 	"github.com/dop251/goja":                 true,
 	"github.com/asynkron/protoactor-go":      true,
 	"github.com/modelcontextprotocol/go-sdk": true,
-	"github.com/rs/zerolog":                  true,
-	"github.com/google/go-cmp":               true,
-	"github.com/fsnotify/fsnotify":           true,
-	"github.com/dlclark/regexp2/v2":          true,
-	"golang.org/x/oauth2":                    true,
-	"google.golang.org/grpc":                 true,
-	"google.golang.org/protobuf":             true,
+	// jsonschema-go is the go-sdk's own JSON Schema type, named directly
+	// where a test server declares an elicitation's requested schema.
+	"github.com/google/jsonschema-go": true,
+	"github.com/rs/zerolog":           true,
+	"github.com/google/go-cmp":        true,
+	"github.com/fsnotify/fsnotify":    true,
+	"github.com/dlclark/regexp2/v2":   true,
+	"golang.org/x/oauth2":             true,
+	"google.golang.org/grpc":          true,
+	"google.golang.org/protobuf":      true,
 	// esbuild transforms TypeScript in the sandbox; sourcemap (goja's own
 	// dependency) maps its error positions back to the script.
 	"github.com/evanw/esbuild":          true,

@@ -116,8 +116,11 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 		SupportedProtocolVersions: supportedVersions,
 	})
 	g.server.AddResourceTemplate(resultTemplate, g.readResult)
-	g.registerTasks()
+	// Each middleware added wraps those before it. withInstructions goes
+	// first, innermost, so that it edits initialize's typed result before
+	// the task middleware re-encodes it to declare tasks.
 	g.server.AddReceivingMiddleware(g.withInstructions)
+	g.registerTasks()
 	g.refresh()
 	go g.refreshLoop()
 	return g
