@@ -21,6 +21,9 @@ type runRegistry struct {
 	ended map[RunID]*endedRun
 	// order lists ended runs oldest first, for forgetting them.
 	order []RunID
+	// endedBytes is what the ended runs' reports hold (see reportBytes),
+	// and bytesKept its bound.
+	endedBytes, bytesKept int
 }
 
 // runEntry is a run still going.
@@ -35,16 +38,20 @@ type runEntry struct {
 type endedRun struct {
 	report RunReport
 	at     time.Time
+	bytes  int
 }
 
-// How long and how many ended runs are remembered.
+// How long, how many and how much of ended runs is remembered. The bytes
+// bound matters for runs that end with a large value: a report holds the
+// whole value (Stored), which may be tens of megabytes.
 const (
 	endedRunRetention = time.Hour
 	endedRunsKept     = 4096
+	endedBytesKept    = 256 << 20
 )
 
 func newRunRegistry() *runRegistry {
-	return &runRegistry{live: map[RunID]*runEntry{}, ended: map[RunID]*endedRun{}}
+	return &runRegistry{live: map[RunID]*runEntry{}, ended: map[RunID]*endedRun{}, bytesKept: endedBytesKept}
 }
 
 func (r *runRegistry) add(id RunID, pid *actor.PID) *runEntry {
@@ -82,7 +89,9 @@ func (e *runEntry) end(report RunReport) {
 	}
 	delete(r.live, e.id)
 	now := time.Now()
-	r.ended[e.id] = &endedRun{report: report, at: now}
+	size := reportBytes(report)
+	r.ended[e.id] = &endedRun{report: report, at: now, bytes: size}
+	r.endedBytes += size
 	r.order = append(r.order, e.id)
 	r.forgetLocked(now)
 	r.mu.Unlock()
@@ -109,20 +118,44 @@ func (r *runRegistry) endEarly(e *runEntry, res sandbox.Result) RunReport {
 }
 
 // forgetLocked drops ended runs past their retention, and the oldest ones
-// past the count kept.
+// past the count or the bytes kept. The newest ended run stays whatever its
+// size: its callers may not have read it yet.
 func (r *runRegistry) forgetLocked(now time.Time) {
 	drop := 0
 	for drop < len(r.order) {
 		old := r.ended[r.order[drop]]
-		if len(r.order)-drop <= endedRunsKept && now.Sub(old.at) < endedRunRetention {
+		kept := len(r.order) - drop
+		overBytes := r.endedBytes > r.bytesKept && kept > 1
+		if kept <= endedRunsKept && now.Sub(old.at) < endedRunRetention && !overBytes {
 			break
 		}
+		r.endedBytes -= old.bytes
 		delete(r.ended, r.order[drop])
 		drop++
 	}
 	if drop > 0 {
 		r.order = append(r.order[:0:0], r.order[drop:]...)
 	}
+}
+
+// reportBytes is roughly what an ended run's report holds in memory: its
+// texts, values, images and calls.
+func reportBytes(report RunReport) int {
+	res := report.Result
+	n := len(res.Text) + len(res.Value) + len(res.Logs) + len(res.Error)
+	for _, img := range res.Images {
+		n += len(img.Data)
+	}
+	for _, c := range report.Calls {
+		n += len(c)
+	}
+	for _, c := range res.Calls {
+		n += len(c)
+	}
+	if report.Stored != nil {
+		n += len(report.Stored.Value)
+	}
+	return n
 }
 
 // liveEntries lists the runs still going.

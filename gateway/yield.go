@@ -20,7 +20,7 @@ import (
 // session that ends cancels the runs it left going.
 // Once a wait or a cancel has returned a run's end, its handle is
 // forgotten; the System remembers an ended run that nobody waited on for a
-// bounded time (an hour) and count.
+// bounded time (an hour), count and size.
 
 // runHandles records which client started each run still answerable: a
 // session, or a sessionless client by its identity (caller.go).
