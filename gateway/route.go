@@ -68,15 +68,8 @@ func sessionless(r *http.Request) bool {
 	if v := r.Header.Get(protocolVersionHeader); v != "" {
 		return v >= protocol20260728
 	}
-	if r.Method != http.MethodPost || r.Body == nil {
-		return false
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxPeek+1))
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
-	if err != nil || len(body) > maxPeek {
+	body, ok := peekBody(r)
+	if !ok {
 		return false
 	}
 	var msg struct {
@@ -89,4 +82,19 @@ func sessionless(r *http.Request) bool {
 	}
 	v, _ := msg.Params.Meta[metaProtocolVersion].(string)
 	return v >= protocol20260728
+}
+
+// peekBody reads a POST's body, up to maxPeek, and puts back what it read,
+// so that the handler still reads the body whole. ok is false for a request
+// without a body, one too large to peek at, or a failed read.
+func peekBody(r *http.Request) (body []byte, ok bool) {
+	if r.Method != http.MethodPost || r.Body == nil {
+		return nil, false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxPeek+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	return body, err == nil && len(body) <= maxPeek
 }

@@ -89,15 +89,8 @@ func taskIntoMeta(params json.RawMessage) json.RawMessage {
 // knows). It returns the refusal of a request whose header is missing or
 // names another task, "" for any other request.
 func taskNameMismatch(r *http.Request) (refusal []byte) {
-	if r.Method != http.MethodPost || r.Body == nil {
-		return nil
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxPeek+1))
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
-	if err != nil || len(body) > maxPeek {
+	body, ok := peekBody(r)
+	if !ok {
 		return nil
 	}
 	var msg struct {
