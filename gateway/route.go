@@ -43,6 +43,10 @@ func (v *versionRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	carryTaskParam(r)
+	if r.Method == http.MethodGet {
+		// A session's event stream: it carries the task status notifications.
+		w = taskStatusWriter{w}
+	}
 	v.stateful.ServeHTTP(w, r)
 }
 

@@ -29,9 +29,9 @@ import (
 // added to the initialize and tools/list results by a receiving middleware;
 // a tools/call's task parameter, which the SDK's decoding would drop, is
 // moved into the request's _meta before the SDK reads it (taskparam.go).
-// Over stdio, notifications/tasks/status are written on the connection;
-// the SDK offers no way to write them in an HTTP session, whose clients
-// poll tasks/get (the protocol makes the notifications optional).
+// notifications/tasks/status tell the client of each change: over stdio
+// written on the connection, in an HTTP session renamed on its event
+// stream from a notification the SDK can send (taskstatus.go).
 //
 // A task belongs to the client that started it (its identity, caller.go):
 // another client's tasks/get is told there is no such task. Clients of
@@ -191,8 +191,8 @@ type execTask struct {
 	owner   string
 	created time.Time
 	ttl     time.Duration
-	// notify tells its client of a change of status; nil where the
-	// gateway cannot (HTTP).
+	// notify tells its client of a change of status (taskstatus.go); nil
+	// where the gateway cannot.
 	notify func(taskInfo)
 
 	mu      sync.Mutex
@@ -424,9 +424,7 @@ func (g *Gateway) startTask(ctx context.Context, call *mcp.CallToolRequest, para
 	}
 	now := time.Now()
 	t := &execTask{run: run, owner: g.identity(c), created: now, ttl: ttl, status: "working", updated: now}
-	if w := g.tasksWire(); w != nil {
-		t.notify = func(info taskInfo) { _ = w.notify(g.lifetime, "notifications/tasks/status", info) }
-	}
+	t.notify = g.taskNotifier(call)
 	if !g.tasks.add(t) || !g.tasks.watch(func() { g.watchTask(t) }) {
 		g.sys.CancelRun(run)
 		return toolResult(false, closingText, nil), nil

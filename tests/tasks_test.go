@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -48,8 +50,8 @@ func TestTypeScriptSDKRunsExecAsATask(t *testing.T) {
 // The TypeScript SDK's experimental tasks client runs Exec as a task
 // against `mcpexec serve --http`, in a session of 2025-11-25: the same
 // task as over stdio (created at once, polled to completed, cancel stops
-// the script). An HTTP session gets no status notifications: its client
-// polls.
+// the script). Its status notifications are judged by
+// TestTypeScriptSDKHearsTaskStatusOverHTTP.
 func TestTypeScriptSDKRunsExecAsATaskOverHTTP(t *testing.T) {
 	_, dirs := nodeTools(t, "ts-sdk")
 	settings := writeFile(t, "settings.json", `{"permissions": {"allow": ["mcp__l"]}}`)
@@ -69,6 +71,15 @@ func TestTypeScriptSDKRunsExecAsATaskOverHTTP(t *testing.T) {
 // directory, and reads its report.
 func runTSTasksClient(t *testing.T, mark, sdk string, args ...string) tsTasksReport {
 	t.Helper()
+	var got tsTasksReport
+	runTSScript(t, mark, "tests/tsclient/tasks.mjs", &got, append([]string{sdk}, args...)...)
+	return got
+}
+
+// runTSScript runs the Node script at path (from the module's root) with
+// args, and reads the JSON report it prints into report.
+func runTSScript(t *testing.T, mark, path string, report any, args ...string) {
+	t.Helper()
 	node, _ := nodeTools(t)
 	root, err := moduleRoot()
 	if err != nil {
@@ -76,18 +87,16 @@ func runTSTasksClient(t *testing.T, mark, sdk string, args ...string) tsTasksRep
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*runLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join(root, "tests/tsclient/tasks.mjs"), sdk}, args...)...)
+	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join(root, path)}, args...)...)
 	cmd.Env = append(os.Environ(), mark)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("the TypeScript client failed: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
 	}
-	var got tsTasksReport
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+	if err := json.Unmarshal(stdout.Bytes(), report); err != nil {
 		t.Fatalf("client report %q: %v (stderr: %s)", stdout.String(), err, stderr.String())
 	}
-	return got
 }
 
 // checkTSTasks judges what the client saw: the task offered, created at
@@ -114,5 +123,147 @@ func checkTSTasks(t *testing.T, got tsTasksReport) {
 	}
 	if got.WritesAtCancel < 3 || got.WritesLater != got.WritesAtCancel {
 		t.Errorf("writes: %d when cancelled, %d a second later: the script went on", got.WritesAtCancel, got.WritesLater)
+	}
+}
+
+// tsTaskStatusReport is what tests/tsclient/taskstatus.mjs prints.
+type tsTaskStatusReport struct {
+	Approved  tsTaskRun        `json:"approved"`
+	Thrown    tsTaskRun        `json:"thrown"`
+	Asked     []tsQuestion     `json:"asked"`
+	OwnToken  string           `json:"ownToken"`
+	PlainText string           `json:"plainText"`
+	Notified  []tsTaskStatus   `json:"notified"`
+	Progress  []map[string]any `json:"progress"`
+}
+
+// tsTaskRun is one task as the client's stream showed it.
+type tsTaskRun struct {
+	TaskID        string   `json:"taskId"`
+	Polled        []string `json:"polled"`
+	ResultText    string   `json:"resultText"`
+	ResultIsError bool     `json:"resultIsError"`
+	Error         string   `json:"error"`
+}
+
+// tsQuestion is an elicitation the client answered, and the task it named.
+type tsQuestion struct {
+	TaskID  string `json:"taskId"`
+	Message string `json:"message"`
+}
+
+// tsTaskStatus is a notifications/tasks/status's params.
+type tsTaskStatus struct {
+	TaskID        string `json:"taskId"`
+	Status        string `json:"status"`
+	StatusMessage string `json:"statusMessage"`
+}
+
+// In an HTTP session of 2025-11-25, the TypeScript SDK's client hears
+// notifications/tasks/status on its event stream, as over stdio: a task
+// that asks before a call is working, then input_required, then (answered
+// through tasks/result) completed; a script that throws ends failed; each
+// names its task and carries the live summary. Progress notifications
+// under a token the client chose, even one shaped like the gateway's own,
+// reach it unchanged, and no other progress notification does.
+func TestTypeScriptSDKHearsTaskStatusOverHTTP(t *testing.T) {
+	_, dirs := nodeTools(t, "ts-sdk")
+	settings := writeFile(t, "settings.json", `{"permissions": {"allow": ["mcp__l__ran", "mcp__l__read"], "ask": ["mcp__l__write"]}}`)
+	mark := newRunMark(t)
+	g := startHTTPGatewayArgs(t, mark, nil, []string{"serve", "--servers", ledgerServersFile(t), "--settings", settings})
+	got := runTSTaskStatusClient(t, mark, dirs[0], g.url)
+
+	var questions []string
+	for _, q := range got.Asked {
+		if q.TaskID == got.Approved.TaskID {
+			questions = append(questions, q.Message)
+		}
+	}
+	if a := got.Approved; a.Error != "" || a.ResultIsError || a.ResultText != "written" || len(questions) != 1 || !strings.Contains(questions[0], "approved") {
+		t.Errorf("the task that asked: %+v, its questions %q; want one question and the result", a, questions)
+	}
+	approved := statusesOf(got.Notified, got.Approved.TaskID)
+	checkStatusOrder(t, approved, "working", "input_required", "completed")
+	// Working, it may not have called anything yet: any live summary.
+	checkStatusMessage(t, approved, "working", "")
+	checkStatusMessage(t, approved, "input_required", "mcp__l__read")
+	checkStatusMessage(t, approved, "completed", "mcp__l__write")
+	if th := got.Thrown; !th.ResultIsError || !strings.Contains(th.ResultText, "broken on purpose") {
+		t.Errorf("the task that threw: %+v, want its isError result", th)
+	}
+	thrown := statusesOf(got.Notified, got.Thrown.TaskID)
+	checkStatusOrder(t, thrown, "working", "failed")
+	checkStatusMessage(t, thrown, "failed", "mcp__l__read")
+	if n := len(approved) + len(thrown); n != len(got.Notified) {
+		t.Errorf("%d of %d notifications name neither task: %+v", len(got.Notified)-n, len(got.Notified), got.Notified)
+	}
+
+	if got.PlainText != "plain" || len(got.Progress) == 0 {
+		t.Fatalf("the plain Exec: %q with progress %v", got.PlainText, got.Progress)
+	}
+	for _, p := range got.Progress {
+		if p["progressToken"] != got.OwnToken || !strings.Contains(fmt.Sprint(p["message"]), "mcp__l__ran") || p["_meta"] != nil {
+			t.Errorf("progress %v, want the client's token %q and the live summary, nothing more", p, got.OwnToken)
+		}
+	}
+	if err := g.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := waitExit(g.cmd); err != nil {
+		t.Errorf("exit after SIGTERM: %v (stderr: %s)", err, g.stderr.String())
+	}
+	checkNoSurvivors(t, mark)
+}
+
+// runTSTaskStatusClient runs tests/tsclient/taskstatus.mjs against url.
+func runTSTaskStatusClient(t *testing.T, mark, sdk, url string) tsTaskStatusReport {
+	t.Helper()
+	var got tsTaskStatusReport
+	runTSScript(t, mark, "tests/tsclient/taskstatus.mjs", &got, sdk, url)
+	return got
+}
+
+// statusesOf are the notifications of task id, in order.
+func statusesOf(notified []tsTaskStatus, id string) []tsTaskStatus {
+	var out []tsTaskStatus
+	for _, n := range notified {
+		if n.TaskID == id && id != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// checkStatusOrder checks that want come in that order among got's
+// statuses, and that the last one ends them.
+func checkStatusOrder(t *testing.T, got []tsTaskStatus, want ...string) {
+	t.Helper()
+	var statuses []string
+	for _, n := range got {
+		statuses = append(statuses, n.Status)
+	}
+	next := 0
+	for _, s := range statuses {
+		if next < len(want) && s == want[next] {
+			next++
+		}
+	}
+	// With want not empty, next < len(want) holds for no statuses at all.
+	if next < len(want) || statuses[len(statuses)-1] != want[len(want)-1] {
+		t.Errorf("notified statuses %q, want %q in that order, the last one last", statuses, want)
+	}
+}
+
+// checkStatusMessage checks that the last notification of status carries
+// a live summary naming tool ("": any).
+func checkStatusMessage(t *testing.T, got []tsTaskStatus, status, tool string) {
+	t.Helper()
+	for _, n := range slices.Backward(got) {
+		if n.Status == status {
+			if !strings.Contains(n.StatusMessage, "tool call") || !strings.Contains(n.StatusMessage, tool) {
+				t.Errorf("the %s notification's status message %q, want the live summary naming %s", status, n.StatusMessage, tool)
+			}
+			return
+		}
 	}
 }
