@@ -40,7 +40,7 @@ client.setRequestHandler(ElicitRequestSchema, async (req) => {
 // heard waits until taskId was notified of status, or gives up after a
 // while (the Go test then finds the notification missing).
 const heard = async (taskId, status) => {
-  for (let i = 0; i < 600 && !notified.some((n) => n.taskId === taskId && n.status === status); i++) {
+  for (let i = 0; i < 300 && !notified.some((n) => n.taskId === taskId && n.status === status); i++) {
     await new Promise((r) => setTimeout(r, 50));
   }
 };
@@ -69,7 +69,7 @@ const runTask = async (code, key) => {
 while (String(await tools.mcp__l__read({key: "${key}"})) !== "true") { await new Promise(r => setTimeout(r, 100)); }
 ${code}` } },
     undefined,
-    { task: { ttl: 60000 }, timeout: 120000 },
+    { task: { ttl: 300000 }, timeout: 120000 },
   );
   let released;
   for await (const m of stream) {
