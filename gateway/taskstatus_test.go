@@ -42,7 +42,8 @@ func progressEvent(t *testing.T, token any, info taskInfo) []byte {
 // The event stream renames the progress notifications under the gateway's
 // secret token into notifications/tasks/status of the task they carry,
 // and passes everything else byte for byte: a progress token shaped like
-// the gateway's but with another secret, a client's token, a message that
+// the gateway's but with another secret, or its token with more after it,
+// a client's token, a message that
 // merely holds the token in its text, the stream's opening comment.
 func TestTheEventStreamRenamesOnlyTheGatewaysTaskStatus(t *testing.T) {
 	info := taskInfo{TaskID: "run_1", Status: "input_required", StatusMessage: "1 tool call: mcp__b__echo",
@@ -61,6 +62,7 @@ func TestTheEventStreamRenamesOnlyTheGatewaysTaskStatus(t *testing.T) {
 	}
 	unchanged := map[string][]byte{
 		"a lookalike token":   progressEvent(t, taskStatusKey+"/"+rand.Text(), info),
+		"the token and more":  progressEvent(t, taskStatusToken+"0", info),
 		"a client's token":    progressEvent(t, 7, info),
 		"the token in a text": sseEvent(t, &jsonrpc.Response{ID: id, Result: text}),
 		"the opening comment": []byte(": ok\n\n"),
