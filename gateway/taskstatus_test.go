@@ -202,3 +202,41 @@ func TestAnHTTPSessionHearsItsTasksStatus(t *testing.T) {
 		t.Errorf("a call after the notifications: %q (isError %v)", text, isError)
 	}
 }
+
+// A session without an event stream misses its task's notifications, and
+// nothing else: its client polls the task to its end, and calls on.
+func TestAnHTTPSessionWithoutEventStreamPollsItsTask(t *testing.T) {
+	f := start(t, `{"permissions": {"allow": ["mcp__b"]}}`, mcpexec.Options{})
+	srv := httptest.NewServer(f.gw.Handler(HTTPOptions{}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	_ = mcp.AddSendingCustomMethod[*taskParams, *taskState](c, methodTasksGet)
+	_ = mcp.AddSendingCustomMethod[*listParams, *taskList](c, methodTasksList)
+	transport := &mcp.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true}
+	cs, err := c.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cs.Close() }()
+
+	if _, err := mcp.CallCustomMethod[*taskCall, *mcp.CallToolResult](ctx, cs, "tools/call", &taskCall{Name: "Exec",
+		Arguments: map[string]any{"code": `return await tools.mcp__b__echo({x: 1})`}, Task: map[string]any{"ttl": 60000}}); err != nil {
+		t.Fatal(err)
+	}
+	list, err := mcp.CallCustomMethod[*listParams, *taskList](ctx, cs, methodTasksList, &listParams{})
+	if err != nil || len(list.Tasks) != 1 {
+		t.Fatalf("tasks/list: %v, %v; want the task started", list, err)
+	}
+	eventually(t, "the task polled to completed", func() bool {
+		st, err := mcp.CallCustomMethod[*taskParams, *taskState](ctx, cs, methodTasksGet, &taskParams{TaskID: list.Tasks[0].TaskID})
+		if err != nil {
+			t.Fatalf("tasks/get: %v", err)
+		}
+		return st.Status == "completed"
+	})
+	if text, isError := (&client{ClientSession: cs}).exec(t, ctx, `return 1 + 1`, nil); isError || text != "2" {
+		t.Errorf("a call after the task: %q (isError %v)", text, isError)
+	}
+}

@@ -11,6 +11,7 @@
 // gateway's reserved one. It prints one JSON object of what it saw; the Go
 // test judges it.
 //
+// usage: node taskstatus.mjs <sdk dir> <URL>
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
