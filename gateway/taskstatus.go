@@ -30,10 +30,10 @@ import (
 //
 // Sent with a context of no request, the notification goes to the
 // session's standalone event stream, the one its client opens with GET
-// (the TypeScript and Go SDKs open it once initialized), so only that stream's
-// response is watched. A session without one open misses it, as the SDK
-// drops what it cannot deliver: the notifications are optional, and a
-// client polls tasks/get anyway.
+// (the TypeScript and Go SDKs open it once initialized), so only that
+// stream's response is watched. A session without one open misses it, as
+// the SDK drops what it cannot deliver: the notifications are optional,
+// and a client polls tasks/get anyway.
 
 const (
 	methodTaskStatus = "notifications/tasks/status"
