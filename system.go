@@ -202,8 +202,8 @@ type (
 	Answer = actors.Answer
 	// Pending is a parked run: its id and its questions.
 	Pending = actors.Pending
-	// RunStatus is where a run stands now: its state, its questions while
-	// it waits, its result once ended.
+	// RunStatus is where a run stands now: its state, its live summary,
+	// its questions while it waits, its result once ended.
 	RunStatus = actors.RunReport
 )
 
@@ -249,10 +249,25 @@ func (s *System) ResumeRun(ctx context.Context, run RunID, answers map[string]An
 	return s.funnel.Resume(ctx, actors.ResumeCall{Run: run, Answers: answers, OnLog: consoleFrom(ctx), OnProgress: onProgress})
 }
 
-// RunStatus reports where a run started by StartRun stands now, without
-// waiting.
+// RunStatus reports where a run started by StartRun or StartDetached
+// stands now, without waiting: its state, its live summary (Summary: the
+// calls and a line per upstream task still running, as every caller of
+// the run sees it), its questions while it waits, its result once ended.
 func (s *System) RunStatus(ctx context.Context, run RunID) (RunStatus, error) {
 	return s.execs.Status(ctx, run)
+}
+
+// WatchRun follows a run started by StartRun or StartDetached without
+// waiting on it: onChange gets its status at once, then after every change
+// of its state or live summary, in order and as it happens (nothing
+// polls, and no change is skipped however brief), on the calling
+// goroutine. It returns nil after the run's final status, or ctx's error
+// when ctx ends first. A watcher is not a caller: a run that waits for
+// answers with nobody waiting on it parks, and expires, however many
+// watch it. It finds the runs RunStatus finds (those of this System,
+// wherever their scripts run); it fails at once only with ErrUnknownRun.
+func (s *System) WatchRun(ctx context.Context, run RunID, onChange func(RunStatus)) error {
+	return s.execs.Watch(ctx, run, onChange)
 }
 
 // CancelRun cancels a run started by StartRun: a run still going is

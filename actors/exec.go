@@ -55,9 +55,10 @@ type ExecRequest struct {
 	// nested calls (the funnel), and limits. Nested calls reach Host
 	// through the exec actor.
 	Script sandbox.Request
-	// OnProgress, if set, receives the nested calls made so far after every
-	// new one, on the exec actor's goroutine. A panic in it fails the call.
-	OnProgress func(calls []string)
+	// OnProgress, if set, receives the live summary after every change
+	// (a nested call made, a task's new status message), on the exec
+	// actor's goroutine. A panic in it fails the call.
+	OnProgress func(summary string)
 	// Telemetry traces the run and its nested calls (children of the span
 	// in Run's ctx) and measures them; nil: none.
 	Telemetry *telemetry.Telemetry
@@ -123,8 +124,11 @@ type execActor struct {
 	self   *actor.PID
 	system *actor.ActorSystem
 
-	route    *execRoute
+	route *execRoute
+	// calls are the nested calls made so far; with live, the run's live
+	// summary.
 	calls    []string
+	live     liveSummary
 	answered bool
 }
 
@@ -138,12 +142,16 @@ func (a *execActor) Receive(c actor.Context) {
 	switch m := c.Message().(type) {
 	case *actor.Started:
 		a.self, a.system = c.Self(), c.ActorSystem()
+		// The run's nested calls report their tasks' statuses to the
+		// run, whose summary every caller and watcher shares.
+		root, self := c.ActorSystem().Root, c.Self()
+		a.ctx = pool.WithTaskStatus(a.ctx, func(st pool.TaskStatus) { root.Send(self, &taskStatusChanged{status: st}) })
 		script := a.req.Script
 		a.route = &execRoute{system: c.ActorSystem(), exec: c.Self(), funnel: script.Host, pending: map[*sandbox.Call]struct{}{},
 			telemetry: a.req.Telemetry, audit: a.req.Audit, parks: a.park != nil}
 		script.Host = a.route
 		if a.remote != nil {
-			root, self, onCall := c.ActorSystem().Root, c.Self(), script.OnCall
+			onCall := script.OnCall
 			script.OnCall = func(name string) {
 				if onCall != nil {
 					onCall(name)
@@ -159,10 +167,10 @@ func (a *execActor) Receive(c actor.Context) {
 		}))
 	case *callMade:
 		a.calls = append(a.calls, m.name)
-		if a.park != nil {
-			a.park.progress(a.calls)
-		} else if a.req.OnProgress != nil {
-			a.req.OnProgress(append([]string(nil), a.calls...))
+		a.progressed()
+	case *taskStatusChanged:
+		if a.live.taskStatus(m.status) {
+			a.progressed()
 		}
 	case *sandbox.Call:
 		if a.park != nil {
@@ -188,6 +196,21 @@ func (a *execActor) Receive(c actor.Context) {
 		}
 	}
 }
+
+// progressed tells the run's callers and watchers of its live summary,
+// which just changed. Nothing is told once the run has answered.
+func (a *execActor) progressed() {
+	switch {
+	case a.answered:
+	case a.park != nil:
+		a.park.progress(a)
+	case a.req.OnProgress != nil:
+		a.req.OnProgress(a.summary())
+	}
+}
+
+// summary is the run's live summary as it stands.
+func (a *execActor) summary() string { return a.live.text(a.calls) }
 
 // start runs one nested call through the funnel on a goroutine of its own,
 // so a slow tool never holds up the mailbox. A panic on the call's path is

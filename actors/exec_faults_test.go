@@ -40,7 +40,7 @@ func TestExecActorCrashIsAFailureResult(t *testing.T) {
 	res := f.execs.Run(context.Background(), actors.ExecRequest{
 		Script: sandbox.Request{Code: `await tools.mcp__s__t({}); for (;;) {}`, Host: h, Tools: sandbox.NewToolSet(h.names()),
 			Limits: sandbox.Limits{Timeout: time.Hour}},
-		OnProgress: func([]string) { panic("progress callback bug") },
+		OnProgress: func(string) { panic("progress callback bug") },
 	})
 	if res.OK || !strings.Contains(res.Text, "sandbox failed") {
 		t.Fatalf("ok=%v text=%q, want a failure", res.OK, res.Text)

@@ -1,6 +1,9 @@
 package actors
 
-import "github.com/mcpexec/mcpexec/sandbox"
+import (
+	"github.com/mcpexec/mcpexec/pool"
+	"github.com/mcpexec/mcpexec/sandbox"
+)
 
 // The exec actor's protocol. One exec actor serves one Exec call; its child,
 // the sandbox actor, runs the script on one worker. These messages stay in
@@ -11,6 +14,12 @@ import "github.com/mcpexec/mcpexec/sandbox"
 // result summary can follow (SUM-4).
 type callMade struct {
 	name string
+}
+
+// taskStatusChanged tells the exec actor that a task one of its nested
+// calls runs as on its server changed status, for the live summary.
+type taskStatusChanged struct {
+	status pool.TaskStatus
 }
 
 // A *sandbox.Call is a nested call on its way to the funnel: the sandbox
@@ -54,6 +63,13 @@ type cancelRun struct{}
 
 // runStatus asks for the run's report as it stands.
 type runStatus struct{ reply chan RunReport }
+
+// watchRun adds a watcher (Execs.Watch): it hears the run's report as it
+// stands at once, then after every change of its state or live summary.
+type watchRun struct{ watcher *runWatcher }
+
+// unwatchRun removes a watcher that stopped watching before the run ended.
+type unwatchRun struct{ watcher *runWatcher }
 
 // runWaiting: the run started or stopped waiting on people alone.
 type runWaiting struct{ waiting bool }

@@ -148,12 +148,12 @@ func TestRemoteRunAbortReachesTheNode(t *testing.T) {
 	}}
 	execs, _ := remoteFixture(t, node)
 	ctx, cancel := context.WithCancel(context.Background())
-	progress := make(chan []string, 1)
+	progress := make(chan string, 1)
 	done := make(chan sandbox.Result, 1)
 	go func() {
 		done <- execs.Run(ctx, actors.ExecRequest{
 			Script:     sandbox.Request{Code: "return 1", Tools: sandbox.NewToolSet(nil)},
-			OnProgress: func(calls []string) { progress <- calls },
+			OnProgress: func(summary string) { progress <- summary },
 		})
 	}()
 	<-progress

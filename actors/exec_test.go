@@ -184,7 +184,7 @@ func TestExecWithoutWorkersFailsClearly(t *testing.T) {
 func TestSUM4_ProgressFollowsEveryNestedCall(t *testing.T) {
 	f := newExecFixture(t, nil)
 	var mu sync.Mutex
-	var seen [][]string
+	var seen []string
 	firstSeen := make(chan struct{})
 	h := toolHost{
 		"mcp__a__one": answerOK,
@@ -201,9 +201,9 @@ func TestSUM4_ProgressFollowsEveryNestedCall(t *testing.T) {
 	res := f.execs.Run(context.Background(), actors.ExecRequest{
 		Script: sandbox.Request{Code: `await tools.mcp__a__one({}); return await tools.mcp__b__two({});`,
 			Host: h, Tools: sandbox.NewToolSet(h.names()), Limits: sandbox.Limits{Timeout: 10 * time.Second}},
-		OnProgress: func(calls []string) {
+		OnProgress: func(summary string) {
 			mu.Lock()
-			seen = append(seen, calls)
+			seen = append(seen, summary)
 			mu.Unlock()
 			once.Do(func() { close(firstSeen) })
 		},
@@ -213,7 +213,7 @@ func TestSUM4_ProgressFollowsEveryNestedCall(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(seen) != 2 || strings.Join(seen[0], ",") != "mcp__a__one" || strings.Join(seen[1], ",") != "mcp__a__one,mcp__b__two" {
+	if len(seen) != 2 || seen[0] != "1 tool call\nmcp__a__one" || seen[1] != "2 tool calls\nmcp__a__one\nmcp__b__two" {
 		t.Errorf("progress = %v", seen)
 	}
 }

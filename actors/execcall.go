@@ -22,7 +22,8 @@ type ExecCall struct {
 	// OnLog, if set, receives the script's console output as it is written.
 	OnLog func(text string)
 	// OnProgress, if set, receives the live summary after every nested
-	// call (SUM-4).
+	// call (SUM-4) and every new status message of a task a nested call
+	// runs as.
 	OnProgress func(summary string)
 	// State is the conversation's state, which the script's store and
 	// load reach and where a return value too long for the text is kept by
@@ -121,15 +122,12 @@ func (f *Funnel) Exec(ctx context.Context, call ExecCall) (res ExecResult) {
 	if call.State != nil {
 		req.Script.State = auditedState{st: call.State, audit: audit, telemetry: f.Telemetry}
 	}
-	live, ctx := watchedSummary(ctx, call.OnProgress)
-	req.Script.Host = nestedCalls{funnel: f, view: v, caller: ctx}
-	onProgress := live.progressFunc()
 	if call.Park != nil {
-		report := f.Execs.Start(ctx, req, *call.Park, Watch{OnProgress: onProgress, OnLog: call.OnLog, YieldAfter: call.YieldAfter})
+		report := f.Execs.Start(ctx, req, *call.Park, Watch{OnProgress: call.OnProgress, OnLog: call.OnLog, YieldAfter: call.YieldAfter})
 		res, outcome = execResultOf(report), outcomeOf(report)
 		return res
 	}
-	req.OnProgress = onProgress
+	req.OnProgress = call.OnProgress
 	run := f.Execs.Run(ctx, req)
 	outcome = run.Outcome()
 	return ExecResult{OK: run.OK, Text: run.Text, Images: run.Images, Summary: exectool.Summary(run.Calls, !run.OK), Calls: run.Calls,
@@ -143,8 +141,7 @@ func (f *Funnel) Resume(ctx context.Context, call ResumeCall) (res ExecResult, e
 	ctx, span := f.Telemetry.StartExec(ctx)
 	outcome := outcomeRefused
 	defer func() { span.End(outcome, len(res.Calls)) }()
-	live, ctx := watchedSummary(ctx, call.OnProgress)
-	report, err := f.Execs.Resume(ctx, call.Run, call.Answers, Watch{OnProgress: live.progressFunc(), OnLog: call.OnLog, YieldAfter: call.YieldAfter})
+	report, err := f.Execs.Resume(ctx, call.Run, call.Answers, Watch{OnProgress: call.OnProgress, OnLog: call.OnLog, YieldAfter: call.YieldAfter})
 	if err != nil {
 		return ExecResult{}, err
 	}
@@ -156,9 +153,9 @@ func (f *Funnel) Resume(ctx context.Context, call ResumeCall) (res ExecResult, e
 func execResultOf(r RunReport) ExecResult {
 	switch {
 	case r.State == RunWorking:
-		return ExecResult{Summary: exectool.Summary(r.Calls, false), Calls: r.Calls, Running: r.ID}
+		return ExecResult{Summary: r.Summary, Calls: r.Calls, Running: r.ID}
 	case !r.State.Ended():
-		return ExecResult{Summary: exectool.Summary(r.Calls, false), Calls: r.Calls,
+		return ExecResult{Summary: r.Summary, Calls: r.Calls,
 			Pending: &Pending{Run: r.ID, Questions: r.Questions}}
 	}
 	run := r.Result

@@ -1,22 +1,17 @@
 package actors
 
 import (
-	"context"
-	"sync"
-
 	"github.com/mcpexec/mcpexec/exectool"
 	"github.com/mcpexec/mcpexec/pool"
 )
 
-// liveSummary is what a caller watching a run sees as it goes: the nested
-// calls made so far and, while some of them run as tasks on their servers,
-// each task's latest status message. Calls are reported by the exec actor,
-// task statuses by the pool's polling goroutines.
+// liveSummary is the part of a run's live summary beside its calls: while
+// some nested calls run as tasks on their servers, each task's latest
+// status message. It belongs to the run, not to a caller: the exec actor
+// keeps it (the pool's polling goroutines report task statuses to the
+// actor, taskStatusChanged), so every caller attached at any time, and
+// every watcher, sees the same text.
 type liveSummary struct {
-	onProgress func(string)
-
-	mu    sync.Mutex
-	calls []string
 	tasks []taskLine // running tasks, oldest first
 }
 
@@ -24,64 +19,43 @@ type taskLine struct {
 	task, text string
 }
 
-// watchedSummary returns the live summary that reports to onProgress, and
-// ctx under which the run's nested calls report their tasks' statuses to
-// it; nil and ctx unchanged when nobody watches.
-func watchedSummary(ctx context.Context, onProgress func(string)) (*liveSummary, context.Context) {
-	if onProgress == nil {
-		return nil, ctx
-	}
-	s := &liveSummary{onProgress: onProgress}
-	return s, pool.WithTaskStatus(ctx, s.taskStatus)
-}
-
-// progress is the exec actor's report of the calls made so far.
-func (s *liveSummary) progress(calls []string) {
-	if s == nil {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = calls
-	s.onProgress(s.text())
-}
-
-// progressFunc is progress as an ExecRequest's or a Watch's callback.
-func (s *liveSummary) progressFunc() func([]string) {
-	if s == nil {
-		return nil
-	}
-	return s.progress
-}
-
-// taskStatus records a task's new status: a running task's message shows
-// under the calls; an ended task's line goes.
-func (s *liveSummary) taskStatus(st pool.TaskStatus) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// taskStatus records a task's new status and reports whether the summary
+// changed: a running task's message shows under the calls; an ended
+// task's line goes.
+func (s *liveSummary) taskStatus(st pool.TaskStatus) bool {
 	ended := st.Status == "completed" || st.Status == "failed" || st.Status == "cancelled"
+	key := st.Tool + " " + st.Task
 	i := 0
-	for ; i < len(s.tasks) && s.tasks[i].task != st.Tool+" "+st.Task; i++ {
+	for ; i < len(s.tasks) && s.tasks[i].task != key; i++ {
 	}
+	text := st.Tool + ": " + st.Message
 	switch {
 	case ended && i < len(s.tasks):
 		s.tasks = append(s.tasks[:i], s.tasks[i+1:]...)
-	case ended:
-		return
-	case st.Message == "":
-		return
+	case ended, st.Message == "":
+		return false
 	case i < len(s.tasks):
-		s.tasks[i].text = st.Tool + ": " + st.Message
+		if s.tasks[i].text == text {
+			return false
+		}
+		s.tasks[i].text = text
 	default:
-		s.tasks = append(s.tasks, taskLine{task: st.Tool + " " + st.Task, text: st.Tool + ": " + st.Message})
+		s.tasks = append(s.tasks, taskLine{task: key, text: text})
 	}
-	s.onProgress(s.text())
+	return true
 }
 
-func (s *liveSummary) text() string {
-	text := exectool.Summary(s.calls, false)
+// text is the live summary of a run that made calls: the calls, then a
+// line per task still running.
+func (s *liveSummary) text(calls []string) string {
+	text := exectool.Summary(calls, false)
 	for _, t := range s.tasks {
 		text += "\n" + exectool.OneLine(t.text)
 	}
 	return text
+}
+
+// idle reports whether the run has nothing to show yet: no call made.
+func (s *liveSummary) idle(calls []string) bool {
+	return len(calls) == 0 && len(s.tasks) == 0
 }

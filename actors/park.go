@@ -29,6 +29,13 @@ type parkedRun struct {
 	open  []openQuestion
 	// waiters are the callers attached now, waiting for the next report.
 	waiters []*runWaiter
+	// watchers hear every change of the run's state or live summary
+	// (Execs.Watch). They are not callers: a run with watchers and no
+	// waiter parks as if nobody watched. told is what they heard last.
+	watchers []*runWatcher
+	told     RunReport
+	// end is the run's final report once it ended.
+	end *RunReport
 	// logTo is the console watcher of the first caller attached, read on
 	// the run's goroutine.
 	logTo atomic.Pointer[func(string)]
@@ -84,7 +91,7 @@ func (p *parkedRun) receive(a *execActor, c actor.Context, m any) bool {
 		p.open = slices.DeleteFunc(p.open, func(q openQuestion) bool { return q.raised == m.raised })
 		p.activity(a, c)
 	case *attachRun:
-		p.attach(m.waiter)
+		p.attach(a, m.waiter)
 		p.deliver(m.answers)
 		p.activity(a, c)
 	case *detachRun:
@@ -100,7 +107,13 @@ func (p *parkedRun) receive(a *execActor, c actor.Context, m any) bool {
 			p.cancel(errRunCancelled)
 		}
 	case *runStatus:
-		m.reply <- p.report(a, nil)
+		m.reply <- p.current(a)
+	case *watchRun:
+		p.watchers = append(p.watchers, m.watcher)
+		p.told = p.current(a)
+		m.watcher.push(p.told)
+	case *unwatchRun:
+		p.watchers = slices.DeleteFunc(p.watchers, func(w *runWatcher) bool { return w == m.watcher })
 	case *runWaiting:
 		p.waiting = m.waiting
 		p.settleIfQuiet(a, c)
@@ -128,17 +141,46 @@ func (p *parkedRun) callStarted(a *execActor, c actor.Context) {
 	p.activity(a, c)
 }
 
-// progress tells the callers attached of the calls made so far.
-func (p *parkedRun) progress(calls []string) {
+// progress tells the callers attached and the watchers of the run's live
+// summary, which just changed.
+func (p *parkedRun) progress(a *execActor) {
+	text := a.summary()
 	for _, w := range p.waiters {
 		if w.watch.OnProgress != nil {
-			w.watch.OnProgress(slices.Clone(calls))
+			w.watch.OnProgress(text)
 		}
+	}
+	p.changed(a)
+}
+
+// changed tells the watchers of the run's report if its state or live
+// summary changed since they heard it last.
+func (p *parkedRun) changed(a *execActor) {
+	if len(p.watchers) == 0 {
+		return
+	}
+	now := p.current(a)
+	if now.State == p.told.State && now.Summary == p.told.Summary {
+		return
+	}
+	p.told = now
+	for _, w := range p.watchers {
+		w.push(now)
 	}
 }
 
-// attach adds a caller: the run is no longer parked.
-func (p *parkedRun) attach(w *runWaiter) {
+// current is the run's report as it stands: its end once it ended.
+func (p *parkedRun) current(a *execActor) RunReport {
+	if p.end != nil {
+		return *p.end
+	}
+	return p.report(a, nil)
+}
+
+// attach adds a caller: the run is no longer parked. The caller hears the
+// live summary at once, if the run has made calls: it may have come long
+// after the last change.
+func (p *parkedRun) attach(a *execActor, w *runWaiter) {
 	p.waiters = append(p.waiters, w)
 	p.watchLog()
 	p.parkGen++
@@ -151,6 +193,10 @@ func (p *parkedRun) attach(w *runWaiter) {
 		p.unpark = nil
 	}
 	p.state = RunWorking
+	if w.watch.OnProgress != nil && !a.live.idle(a.calls) {
+		w.watch.OnProgress(a.summary())
+	}
+	p.changed(a)
 }
 
 // watchLog points the console at the first caller attached.
@@ -254,6 +300,7 @@ func (p *parkedRun) park(a *execActor, c actor.Context) {
 	}
 	p.waiters = nil
 	p.logTo.Store(nil)
+	p.changed(a)
 	p.parkGen++
 	gen, root, self := p.parkGen, c.ActorSystem().Root, c.Self()
 	p.expiry = time.AfterFunc(p.opts.Timeout, func() { root.Send(self, &parkExpired{gen: gen}) })
@@ -264,10 +311,11 @@ func (p *parkedRun) park(a *execActor, c actor.Context) {
 
 // report is the run's report as it stands; res, when set, is its end.
 func (p *parkedRun) report(a *execActor, res *sandbox.Result) RunReport {
-	r := RunReport{ID: p.id, State: p.state, Calls: slices.Clone(a.calls)}
+	r := RunReport{ID: p.id, State: p.state, Calls: slices.Clone(a.calls), Summary: a.summary()}
 	if res != nil {
 		r.Result = *res
 		r.Calls = res.Calls
+		r.Summary = endSummary(res.Calls)
 		r.Audit = a.req.Audit.Audit()
 		if a.req.Whole != nil {
 			r.Stored = a.req.Whole.stored
@@ -300,6 +348,13 @@ func (p *parkedRun) finish(a *execActor, res sandbox.Result) {
 	}
 	p.state = stateOf(res, p.cancelled)
 	report := p.report(a, &res)
+	p.end = &report
+	// The watchers have the end queued before the registry says the run
+	// ended: a watcher that sees done finds it there.
+	for _, w := range p.watchers {
+		w.push(report)
+	}
+	p.watchers = nil
 	p.entry.end(report)
 	for _, w := range p.waiters {
 		w.reply <- report

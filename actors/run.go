@@ -82,6 +82,11 @@ type RunReport struct {
 	Questions []Question
 	// Calls are the nested calls made so far, in order.
 	Calls []string
+	// Summary is the run's live summary: its calls and, while it goes, a
+	// line per nested call's task still running on its server, with the
+	// task's latest status message. The same text reaches every caller
+	// attached (Watch.OnProgress); once the run ended, the calls alone.
+	Summary string
 	// Result is the run's outcome once it ended.
 	Result sandbox.Result
 	// Audit is the call audit of the whole run once it ended.
@@ -90,6 +95,9 @@ type RunReport struct {
 	// long for the text (see ExecResult.Stored).
 	Stored *exectool.Stored
 }
+
+// endSummary is the summary of a run that ended after calls.
+func endSummary(calls []string) string { return exectool.Summary(calls, false) }
 
 // ParkOptions configure a run that parks.
 type ParkOptions struct {
@@ -118,9 +126,10 @@ type parkingWorkers interface {
 const DefaultParkTimeout = 15 * time.Minute
 
 // Watch is what one caller attached to a run hears while it waits: the
-// live summary after each nested call, and the console output.
+// live summary after each change (and at once when it attaches to a run
+// that made calls), and the console output.
 type Watch struct {
-	OnProgress func(calls []string)
+	OnProgress func(summary string)
 	OnLog      func(text string)
 	// YieldAfter, when positive, bounds the wait: a run still going after
 	// that long is left to go on, and the caller gets its report as it

@@ -107,12 +107,12 @@ func (e *runEntry) final() *RunReport {
 		return &report
 	}
 	// Forgotten already: it ended long ago, as a failure for all we know.
-	return &RunReport{ID: e.id, State: RunFailed, Result: sandbox.CrashResult(nil)}
+	return &RunReport{ID: e.id, State: RunFailed, Result: sandbox.CrashResult(nil), Summary: endSummary(nil)}
 }
 
 // endEarly ends a run that never got its actor, with res.
 func (r *runRegistry) endEarly(e *runEntry, res sandbox.Result) RunReport {
-	report := RunReport{ID: e.id, State: stateOf(res, false), Result: res, Calls: res.Calls, Audit: exectool.Audit{}}
+	report := RunReport{ID: e.id, State: stateOf(res, false), Result: res, Calls: res.Calls, Summary: endSummary(res.Calls), Audit: exectool.Audit{}}
 	e.end(report)
 	return report
 }

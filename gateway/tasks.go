@@ -50,8 +50,9 @@ const (
 )
 
 const (
-	// taskPollInterval is what the gateway suggests clients poll at, and
-	// how often it looks for changes to notify.
+	// taskPollInterval is what the gateway suggests clients poll at.
+	// Changes to notify are pushed to the gateway by the run as they
+	// happen (System.WatchRun), not polled.
 	taskPollInterval = 500 * time.Millisecond
 	// maxTaskTTL bounds how long a task is kept: the System remembers an
 	// ended run for about as long.
@@ -425,50 +426,57 @@ func (g *Gateway) startTask(ctx context.Context, call *mcp.CallToolRequest, para
 	now := time.Now()
 	t := &execTask{run: run, owner: g.identity(c), created: now, ttl: ttl, status: "working", updated: now}
 	t.notify = g.taskNotifier(call)
-	if !g.tasks.add(t) || !g.tasks.watch(func() { g.watchTask(t) }) {
+	watching := make(chan struct{})
+	if !g.tasks.add(t) || !g.tasks.watch(func() { g.watchTask(t, watching) }) {
 		g.sys.CancelRun(run)
 		return toolResult(false, closingText, nil), nil
+	}
+	// The task is created with the run's status as the watch found it:
+	// every change after that is notified.
+	select {
+	case <-watching:
+	case <-ctx.Done():
 	}
 	return &taskResult{Task: t.info()}, nil
 }
 
 // watchTask follows a task's run until it ends (or the task's time to
-// live does), notifying its client of each change of status.
-func (g *Gateway) watchTask(t *execTask) {
-	tick := time.NewTicker(taskPollInterval)
-	defer tick.Stop()
-	var told taskInfo // what the client was last told
-	for {
-		st, err := g.sys.RunStatus(g.lifetime, t.run)
-		if err != nil {
+// live does, or the gateway closes), keeping the task's status current and
+// notifying its client of each change as the run pushes it. watching is
+// closed once the task holds the status the watch began with.
+func (g *Gateway) watchTask(t *execTask, watching chan<- struct{}) {
+	ctx, cancel := context.WithDeadline(g.lifetime, t.created.Add(t.ttl))
+	defer cancel()
+	var told *taskInfo // what the client was last told
+	ended := false
+	err := g.sys.WatchRun(ctx, t.run, func(st mcpexec.RunStatus) {
+		t.set(string(st.State), statusMessage(st.Summary))
+		ended = st.State.Ended()
+		now := t.info()
+		switch {
+		case told == nil:
+			// The client learns this one from the task's creation.
+			close(watching)
+		case now.Status == told.Status && now.StatusMessage == told.StatusMessage:
 			return
+		case t.notify != nil:
+			t.notify(now)
 		}
-		t.set(string(st.State), statusMessage(st.Calls))
-		if now := t.info(); now.Status != told.Status || now.StatusMessage != told.StatusMessage {
-			told = now
-			if t.notify != nil {
-				t.notify(now)
-			}
-		}
-		if st.State.Ended() {
-			return
-		}
-		if time.Since(t.created) > t.ttl {
-			g.sys.CancelRun(t.run)
-			return
-		}
-		select {
-		case <-g.lifetime.Done():
-			g.sys.CancelRun(t.run)
-			return
-		case <-tick.C:
-		}
+		told = &now
+	})
+	if told == nil {
+		close(watching)
+	}
+	if err != nil && !ended && !errors.Is(err, mcpexec.ErrUnknownRun) {
+		// Past its time to live, or the gateway is closing.
+		g.sys.CancelRun(t.run)
 	}
 }
 
-// statusMessage is a task's status message: the live summary on a line.
-func statusMessage(calls []string) string {
-	return exectool.OneLine(exectool.Summary(calls, false))
+// statusMessage is a task's status message: the run's live summary on a
+// line.
+func statusMessage(summary string) string {
+	return exectool.OneLine(summary)
 }
 
 func (g *Gateway) taskGet(ctx context.Context, ss *mcp.ServerSession, p *taskParams) (*taskState, error) {
@@ -477,7 +485,7 @@ func (g *Gateway) taskGet(ctx context.Context, ss *mcp.ServerSession, p *taskPar
 		return nil, errUnknownTask
 	}
 	if st, err := g.sys.RunStatus(ctx, t.run); err == nil {
-		t.set(string(st.State), statusMessage(st.Calls))
+		t.set(string(st.State), statusMessage(st.Summary))
 	}
 	return &taskState{taskInfo: t.info()}, nil
 }
@@ -502,7 +510,7 @@ func (g *Gateway) taskCancel(ctx context.Context, ss *mcp.ServerSession, p *task
 		return nil, err
 	}
 	if st, err := g.sys.RunStatus(ctx, t.run); err == nil {
-		t.set(string(st.State), statusMessage(st.Calls))
+		t.set(string(st.State), statusMessage(st.Summary))
 	}
 	return &taskState{taskInfo: t.info()}, nil
 }

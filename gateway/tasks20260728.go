@@ -266,7 +266,7 @@ func (g *Gateway) detailedTask(ctx context.Context, t *execTask) (mcp.Result, er
 		// The script failed: the tool ran and reported it.
 		state = mcpexec.RunCompleted
 	}
-	t.set(string(state), statusMessage(st.Calls))
+	t.set(string(state), statusMessage(st.Summary))
 	fields := t.extensionFields()
 	switch state {
 	case mcpexec.RunInputRequired:

@@ -40,14 +40,14 @@ func TestRemoteRuns(t *testing.T) {
 				return sandbox.CallResult{Value: out}, nil
 			},
 		}}
-		var progress [][]string
+		var progress []string
 		res := d.execs.Run(context.Background(), actors.ExecRequest{
 			Script: sandbox.Request{
 				Code:  `console.log("adding"); const r = await tools.mcp__calc__add({a: 2, b: 3}); const s = await tools.mcp__calc__add({a: r.sum, b: 4}); return s.sum;`,
 				Tools: sandbox.NewToolSet(host.names()),
 				Host:  host,
 			},
-			OnProgress: func(calls []string) { progress = append(progress, calls) },
+			OnProgress: func(summary string) { progress = append(progress, summary) },
 		})
 		if !res.OK {
 			t.Fatalf("run failed: %s", res.Text)
@@ -62,7 +62,7 @@ func TestRemoteRuns(t *testing.T) {
 		if diff := cmp.Diff(want, host.made()); diff != "" {
 			t.Errorf("calls the daemon made (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff([][]string{want[:1], want}, progress); diff != "" {
+		if diff := cmp.Diff([]string{"1 tool call\nmcp__calc__add", "2 tool calls\nmcp__calc__add\nmcp__calc__add"}, progress); diff != "" {
 			t.Errorf("live summary (-want +got):\n%s", diff)
 		}
 	})
