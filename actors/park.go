@@ -94,6 +94,10 @@ func (p *parkedRun) receive(a *execActor, c actor.Context, m any) bool {
 		p.attach(a, m.waiter)
 		p.deliver(m.answers)
 		p.activity(a, c)
+		// Watchers hear where the run stands after the attach: a caller
+		// with no answer for a run that waits on people parks it again at
+		// once, which is no change.
+		p.changed(a)
 	case *detachRun:
 		if i := slices.Index(p.waiters, m.waiter); i >= 0 {
 			p.waiters = slices.Delete(p.waiters, i, i+1)
@@ -196,7 +200,6 @@ func (p *parkedRun) attach(a *execActor, w *runWaiter) {
 	if w.watch.OnProgress != nil && !a.live.idle(a.calls) {
 		w.watch.OnProgress(a.summary())
 	}
-	p.changed(a)
 }
 
 // watchLog points the console at the first caller attached.
