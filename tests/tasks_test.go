@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mcpexec/mcpexec/exectool"
 )
 
 // tsTasksReport is what tests/tsclient/tasks.mjs prints.
@@ -266,4 +268,66 @@ func checkStatusMessage(t *testing.T, got []tsTaskStatus, status, tool string) {
 			return
 		}
 	}
+}
+
+// tsTaskChangesReport is what tests/tsclient/taskchanges.mjs prints.
+type tsTaskChangesReport struct {
+	Created       tsTaskStatus   `json:"created"`
+	Notified      []tsTaskStatus `json:"notified"`
+	Asked         []string       `json:"asked"`
+	ResultText    string         `json:"resultText"`
+	ResultIsError bool           `json:"resultIsError"`
+	Error         string         `json:"error"`
+}
+
+// Over stdio, the gateway pushes notifications/tasks/status for every
+// change of a task-augmented Exec as the run reports it: its question
+// (input_required), its answer, each of three nested calls made within a
+// millisecond of each other (a poll every half second would tell at most
+// the last) and its end, in order.
+func TestTypeScriptSDKIsToldEveryChangeOfATask(t *testing.T) {
+	_, dirs := nodeTools(t, "ts-sdk")
+	settings := writeFile(t, "settings.json", `{"permissions": {"ask": ["mcp__l__read"], "allow": ["mcp__l__write", "mcp__l__ran"]}}`)
+	mark := newRunMark(t)
+	code := `await tools.mcp__l__read({key: "x"});
+		for (const key of ["a", "b", "c"]) await tools.mcp__l__write({key});
+		return "written";`
+	var got tsTaskChangesReport
+	runTSScript(t, mark, "tests/tsclient/taskchanges.mjs", &got, dirs[0], mcpexecBin, ledgerServersFile(t), settings, code)
+	if got.Error != "" || got.ResultIsError || got.ResultText != "written" {
+		t.Errorf("result %q (isError %v, error %q)", got.ResultText, got.ResultIsError, got.Error)
+	}
+	if len(got.Asked) != 1 || !strings.Contains(got.Asked[0], "mcp__l__read") {
+		t.Errorf("questions asked: %q, want the read's", got.Asked)
+	}
+	// The task as created, then each notification. The run may have parked
+	// before the task was created; until it parks it is working.
+	seen := append([]tsTaskStatus{got.Created}, statusesOf(got.Notified, got.Created.TaskID)...)
+	first := slices.IndexFunc(seen, func(s tsTaskStatus) bool { return s.Status == "input_required" })
+	if first < 0 {
+		t.Fatalf("the task never told input_required: %+v", seen)
+	}
+	for _, s := range seen[:first] {
+		if s.Status != "working" {
+			t.Errorf("before the question: %+v, want working", s)
+		}
+	}
+	calls := []string{"mcp__l__read", "mcp__l__write", "mcp__l__write", "mcp__l__write"}
+	message := func(n int) string { return exectool.OneLine(exectool.Summary(calls[:n], false)) }
+	want := []tsTaskStatus{
+		{Status: "input_required", StatusMessage: message(1)},
+		{Status: "working", StatusMessage: message(1)},
+		{Status: "working", StatusMessage: message(2)},
+		{Status: "working", StatusMessage: message(3)},
+		{Status: "working", StatusMessage: message(4)},
+		{Status: "completed", StatusMessage: message(4)},
+	}
+	told := seen[first:]
+	for i := range told {
+		told[i].TaskID = ""
+	}
+	if !slices.Equal(told, want) {
+		t.Errorf("the task told, from its question on:\n%+v\nwant\n%+v", told, want)
+	}
+	checkNoSurvivors(t, mark)
 }
