@@ -12,9 +12,11 @@
 //     views of the current pool, one per agent tool set; it renders the
 //     views in use again when the pool moves, before the next request.
 //   - One exec actor per Exec call (Execs) owns the run: its nested calls
-//     (counted for the live summary, started on the funnel), its answer,
-//     and the sandbox actor it supervises, which runs the script on one
-//     worker process.
+//     (counted for the live summary, started on the funnel), the status
+//     lines of the tasks they run as, its answer, and the sandbox actor it
+//     supervises, which runs the script on one worker process. A run that
+//     parks also has its callers there, and its watchers, to which it
+//     pushes every change.
 //
 // The Funnel is the front door of a session's calls, where the root
 // package delegates them: it decides whether an Exec call may run (its
