@@ -82,3 +82,10 @@ type settleDue struct{ gen int }
 
 // parkExpired: the parked run of generation gen waited too long.
 type parkExpired struct{ gen int }
+
+// A task's last status, a watch and its end may come after the run ended
+// and its actor stopped: that is expected, not worth a dead letter's log
+// line.
+func (*taskStatusChanged) IgnoreDeadLetterLogging() {}
+func (*watchRun) IgnoreDeadLetterLogging()          {}
+func (*unwatchRun) IgnoreDeadLetterLogging()        {}
