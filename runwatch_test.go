@@ -16,7 +16,9 @@ import (
 
 // A run's live summary is the run's: a caller that attaches to it later
 // (WaitRun) hears the status line of the task tool it runs, as the caller
-// that started it would, and RunStatus shows the same line.
+// that started it would; RunStatus shows the same line, and so does the
+// summary of a wait that gives up before the end (the gateway's "Still
+// running").
 func TestALaterCallerSeesTheRunsTaskStatusLine(t *testing.T) {
 	before := runtime.NumGoroutine()
 	t.Cleanup(func() { testkit.CheckGoroutines(t, before) })
@@ -36,6 +38,7 @@ func TestALaterCallerSeesTheRunsTaskStatusLine(t *testing.T) {
 	// RunStatus is asked off the run's goroutine, once the caller heard a
 	// task's line: the task runs for seconds after each status message.
 	statusSeen := make(chan mcpexec.RunStatus, 1)
+	yielded := make(chan mcpexec.ExecResult, 1)
 	go func() {
 		select {
 		case <-lineHeard:
@@ -47,6 +50,11 @@ func TestALaterCallerSeesTheRunsTaskStatusLine(t *testing.T) {
 			t.Error(err)
 		}
 		statusSeen <- st
+		still, err := sys.WaitRun(ctx, res.Running, time.Nanosecond, nil)
+		if err != nil {
+			t.Error(err)
+		}
+		yielded <- still
 	}()
 	end, err := sys.WaitRun(ctx, res.Running, 0, func(summary string) {
 		mu.Lock()
@@ -73,6 +81,9 @@ func TestALaterCallerSeesTheRunsTaskStatusLine(t *testing.T) {
 	prefix := "1 tool call\nmcp__everything__simulate-research-query" + taskLine
 	if st.State != mcpexec.RunWorking || !strings.HasPrefix(st.Summary, prefix) || len(st.Summary) == len(prefix) {
 		t.Errorf("RunStatus while the task ran: %s %q, want its status line under the call", st.State, st.Summary)
+	}
+	if still := <-yielded; still.Running != res.Running || !strings.HasPrefix(still.Summary, prefix) {
+		t.Errorf("a wait that gave up while the task ran: running %q, summary %q, want its status line", still.Running, still.Summary)
 	}
 }
 
