@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -154,6 +155,55 @@ func TestRemoteRuns(t *testing.T) {
 		res := <-done
 		if res.OK || !strings.HasPrefix(res.Error, "Aborted") {
 			t.Errorf("result %+v, want Aborted", res)
+		}
+	})
+
+	// A run on a node is watched as a local one: its exec actor stays in
+	// the daemon, and every call the node reports is a change pushed to
+	// the watch, in order, then the end.
+	t.Run("AWatchHearsEveryCallOfARunOnANode", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		release := make(chan struct{})
+		host := &toolHost{tools: map[string]toolFunc{
+			"mcp__srv__hold": func(ctx context.Context, _ json.RawMessage) (sandbox.CallResult, error) {
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+				return sandbox.CallResult{}, nil
+			},
+			"mcp__srv__note": func(context.Context, json.RawMessage) (sandbox.CallResult, error) { return sandbox.CallResult{}, nil },
+		}}
+		report := d.execs.Start(ctx, actors.ExecRequest{Script: sandbox.Request{
+			Code:  `await tools.mcp__srv__hold({}); await tools.mcp__srv__note({}); await tools.mcp__srv__note({}); return "ok";`,
+			Tools: sandbox.NewToolSet(host.names()), Host: host,
+		}}, actors.ParkOptions{}, actors.Watch{YieldAfter: time.Nanosecond})
+		if report.State != actors.RunWorking {
+			t.Fatalf("the run was not left going: %+v", report)
+		}
+		var heard []string
+		var once sync.Once
+		err := d.execs.Watch(ctx, report.ID, func(r actors.RunReport) {
+			// The calls go on once the watch is there.
+			once.Do(func() { close(release) })
+			heard = append(heard, string(r.State)+" "+r.Summary)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			"working 1 tool call\nmcp__srv__hold",
+			"working 2 tool calls\nmcp__srv__hold\nmcp__srv__note",
+			"working ... 3 tool calls\nmcp__srv__note\nmcp__srv__note",
+			"completed ... 3 tool calls\nmcp__srv__note\nmcp__srv__note",
+		}
+		// The watch may begin before the first call.
+		if len(heard) > 0 && heard[0] == "working 0 tool calls" {
+			heard = heard[1:]
+		}
+		if diff := cmp.Diff(want, heard); diff != "" {
+			t.Errorf("the watch heard (-want +got):\n%s", diff)
 		}
 	})
 }
