@@ -74,6 +74,10 @@ type ToolResult struct {
 	// the server's own bytes; nil when the call failed before the server
 	// answered. A host that passes flat calls on gives its client this.
 	Reply *mcp.CallToolResult
+	// InputRequired is the server's request for input in place of a
+	// result, for a call made under pool.WithInputReturned; Text then
+	// says so.
+	InputRequired *pool.InputRequired
 }
 
 // CallFlat runs an MCP tool called directly (Exec off, or a flat
@@ -98,6 +102,9 @@ func (f *Funnel) CallFlat(ctx context.Context, name string, args json.RawMessage
 			return ToolResult{Text: err.Error(), Reply: toolErr.Reply}
 		}
 		return ToolResult{Text: err.Error()}
+	}
+	if res.InputRequired != nil {
+		return ToolResult{Text: textInputRequired(name), InputRequired: res.InputRequired}
 	}
 	text, err := flatText(res)
 	if err != nil {

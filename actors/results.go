@@ -65,3 +65,9 @@ func sandboxImages(res pool.Result) []sandbox.Image {
 	}
 	return out
 }
+
+// textInputRequired is a flat call's text when its server asked for input
+// in place of a result, which goes back to the caller (ToolResult.InputRequired).
+func textInputRequired(tool string) string {
+	return "The server of " + tool + " asks for input before it can finish the call."
+}

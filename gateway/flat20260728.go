@@ -20,7 +20,8 @@ import (
 // back as input_required, and the retry makes the call again with the
 // answer given in advance. Nothing ran the first time, so nothing repeats.
 // The requestState binds the answer to the call (tool and arguments) and
-// the client.
+// the client. A question the server itself asks goes back the same way,
+// and its retry continues the server's call (flatinput.go).
 
 // flatQuestionID keys a flat call's one question.
 const flatQuestionID = "approval"
@@ -56,24 +57,34 @@ func (g *Gateway) flatParking(ctx context.Context, req *mcp.CallToolRequest, nam
 	}
 	subject := flatSubject(name, req.Params.Arguments)
 	p := &flatPrompter{}
+	var answer *mcpexec.ServerInputAnswer
 	if state := req.Params.RequestState; state != "" {
-		if err := g.requestStates.openFlat(state, subject, identity); err != nil {
+		st, err := g.requestStates.openFlat(state, subject, identity)
+		if err != nil {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
-		if res, ok := req.Params.InputResponses[flatQuestionID].(*mcp.ElicitResult); ok && res != nil {
+		switch res, ok := req.Params.InputResponses[flatQuestionID].(*mcp.ElicitResult); {
+		case st.serverInput:
+			answer = &mcpexec.ServerInputAnswer{State: st.serverState, Responses: req.Params.InputResponses}
+		case ok && res != nil:
 			a := answerFrom(res)
 			p.answer = &a
 		}
 	}
-	res := g.sys.CallFlat(mcpexec.WithPrompter(ctx, p), name, req.Params.Arguments)
+	res := g.sys.CallFlatReturningInput(mcpexec.WithPrompter(ctx, p), name, req.Params.Arguments, answer)
 	p.mu.Lock()
 	asked := p.asked
 	p.mu.Unlock()
-	if asked != nil {
+	switch {
+	case asked != nil:
 		return &mcp.CallToolResult{
 			InputRequests: mcp.InputRequestMap{flatQuestionID: &mcp.ElicitParams{Mode: "form", Message: questionMessage(*asked), RequestedSchema: questionSchema}},
 			RequestState:  g.requestStates.sealFlat(subject, identity),
 		}, nil
+	case res.InputRequired != nil:
+		return g.serverInputResult(name, subject, identity, res.InputRequired), nil
+	case res.Reply != nil:
+		return passedOn(res.Reply), nil
 	}
 	return toolResult(res.OK, res.Text, res.Images), nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"strings"
 
@@ -28,12 +29,18 @@ import (
 // base64url(MAC), where the holder is "incarnation@replica" (replica empty
 // without replicas, see replica.go); neither is a secret from the client
 // that started the run. A flat call's state (flat20260728.go) is "f1." +
-// base64url(MAC) over the call it answers, which the retry repeats.
+// base64url(MAC) over the call it answers, which the retry repeats, when
+// it answers the call's permission question; when it answers the call's
+// server (flatinput.go) it is "f2." + base64url(the server's own
+// requestState) + "." + base64url(MAC) over the call and the server's
+// state. The server's state is no secret from the client: connected to the
+// server directly, the client would hold it as it is.
 
-// The prefixes of the two layouts.
+// The prefixes of the layouts.
 const (
 	requestStateVersion = "v2"
 	flatStateVersion    = "f1"
+	serverInputVersion  = "f2"
 )
 
 // requestStates issues and verifies requestStates.
@@ -69,18 +76,51 @@ func (s *requestStates) sealFlat(subject, client string) string {
 	return flatStateVersion + "." + base64.RawURLEncoding.EncodeToString(s.mac(flatStateVersion, subject, client))
 }
 
-// openFlat verifies a flat call's requestState for the call named by
-// subject and for client.
-func (s *requestStates) openFlat(state, subject, client string) error {
-	version, rest, ok := strings.Cut(state, ".")
-	if !ok || version != flatStateVersion {
-		return errBadRequestState
+// flatState is what a flat call's verified requestState says: whether it
+// answers the call's server, and the server's own state then.
+type flatState struct {
+	serverInput bool
+	serverState string
+}
+
+// sealServerInput is the requestState of the flat call named by subject,
+// whose server asked for input with its own state serverState, issued to
+// client.
+func (s *requestStates) sealServerInput(subject, serverState, client string) string {
+	return serverInputVersion + "." + base64.RawURLEncoding.EncodeToString([]byte(serverState)) + "." +
+		base64.RawURLEncoding.EncodeToString(s.mac(serverInputVersion, serverInputSubject(subject, serverState), client))
+}
+
+// serverInputSubject binds a flat call to its server's state; the state,
+// which may hold any character, enters the MAC as its digest.
+func serverInputSubject(subject, serverState string) string {
+	sum := sha256.Sum256([]byte(serverState))
+	return subject + "\x00" + hex.EncodeToString(sum[:])
+}
+
+// openFlat verifies a flat call's requestState (either layout) for the
+// call named by subject and for client.
+func (s *requestStates) openFlat(state, subject, client string) (flatState, error) {
+	parts := strings.Split(state, ".")
+	switch {
+	case len(parts) == 2 && parts[0] == flatStateVersion:
+		got, err := base64.RawURLEncoding.DecodeString(parts[1])
+		if err != nil || !hmac.Equal(got, s.mac(flatStateVersion, subject, client)) {
+			return flatState{}, errBadRequestState
+		}
+		return flatState{}, nil
+	case len(parts) == 3 && parts[0] == serverInputVersion:
+		serverState, err := base64.RawURLEncoding.DecodeString(parts[1])
+		if err != nil {
+			return flatState{}, errBadRequestState
+		}
+		got, err := base64.RawURLEncoding.DecodeString(parts[2])
+		if err != nil || !hmac.Equal(got, s.mac(serverInputVersion, serverInputSubject(subject, string(serverState)), client)) {
+			return flatState{}, errBadRequestState
+		}
+		return flatState{serverInput: true, serverState: string(serverState)}, nil
 	}
-	got, err := base64.RawURLEncoding.DecodeString(rest)
-	if err != nil || !hmac.Equal(got, s.mac(flatStateVersion, subject, client)) {
-		return errBadRequestState
-	}
-	return nil
+	return flatState{}, errBadRequestState
 }
 
 // open returns the holder and the run a requestState names, if it

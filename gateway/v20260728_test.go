@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -95,8 +96,46 @@ func TestRequestStateIsBoundToItsRunAndClient(t *testing.T) {
 		}
 	}
 	flat := s.sealFlat("tool\x00digest", "client a")
-	if s.openFlat(flat, "tool\x00digest", "client a") != nil || s.openFlat(flat, "tool\x00other", "client a") == nil ||
-		s.openFlat(flat, "tool\x00digest", "client b") == nil || s.openFlat(state, "tool\x00digest", "client a") == nil {
-		t.Error("a flat requestState verified for the wrong call or client, or not for its own")
+	if st, err := s.openFlat(flat, "tool\x00digest", "client a"); err != nil || st.serverInput {
+		t.Errorf("a flat requestState for its own call: %+v %v", st, err)
+	}
+	for _, bad := range []struct{ state, subject, client string }{
+		{flat, "tool\x00other", "client a"}, {flat, "tool\x00digest", "client b"}, {state, "tool\x00digest", "client a"},
+	} {
+		if _, err := s.openFlat(bad.state, bad.subject, bad.client); err == nil {
+			t.Errorf("a flat requestState verified for %q, %q", bad.subject, bad.client)
+		}
+	}
+}
+
+// A requestState passing on a flat call's server's request for input
+// carries the server's own state, verifies for that call, that server
+// state and that client only, and never as another layout.
+func TestServerInputStateIsBoundToItsCallServerStateAndClient(t *testing.T) {
+	s := newRequestStates(nil)
+	const serverState = "the server's own \x00 state.with.dots"
+	state := s.sealServerInput("tool\x00digest", serverState, "client a")
+	st, err := s.openFlat(state, "tool\x00digest", "client a")
+	if err != nil || !st.serverInput || st.serverState != serverState {
+		t.Fatalf("open: %+v %v, want the server's state", st, err)
+	}
+	parts := strings.Split(state, ".")
+	altered := parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte("another state")) + "." + parts[2]
+	for name, bad := range map[string]struct{ state, subject, client string }{
+		"another call":            {state, "tool\x00other", "client a"},
+		"another client":          {state, "tool\x00digest", "client b"},
+		"an altered server state": {altered, "tool\x00digest", "client a"},
+		"as a permission answer":  {"f1." + parts[2], "tool\x00digest", "client a"},
+		"truncated":               {parts[0] + "." + parts[1], "tool\x00digest", "client a"},
+	} {
+		if _, err := s.openFlat(bad.state, bad.subject, bad.client); err == nil {
+			t.Errorf("%s verified", name)
+		}
+	}
+	if _, err := newRequestStates(nil).openFlat(state, "tool\x00digest", "client a"); err == nil {
+		t.Error("another process's (a restarted gateway's) requestState verified")
+	}
+	if _, _, err := s.open(state, "client a"); err == nil {
+		t.Error("a flat call's requestState named a run")
 	}
 }

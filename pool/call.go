@@ -26,7 +26,8 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	if !ok {
 		return Result{}, m.unavailable(name)
 	}
-	if err := m.opts.Gate.Admit(ctx, name, args); err != nil {
+	route, returnsInput := inputRouteOf(ctx)
+	if err := m.admit(ctx, route, name, args); err != nil {
 		if ctx.Err() != nil { // the caller gave up while the gate waited
 			return Result{}, callError(ctx, name, tool.Server, nil, err)
 		}
@@ -56,6 +57,9 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	if len(args) > 0 {
 		params.Arguments = args
 	}
+	if c := route.continuation; c != nil {
+		params.InputResponses, params.RequestState = c.Responses, c.State
+	}
 	if onProgress := progressFrom(ctx); onProgress != nil {
 		defer m.progress.open(params, name, onProgress)()
 	}
@@ -64,13 +68,22 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	}
 	ctx, flight, done := srv.calls.add(ctx, name)
 	defer done()
-	if m.asTask(tool) {
+	// A continuation answers a plain call: a task's questions come in its
+	// own way.
+	if m.asTask(tool) && route.continuation == nil {
 		return m.callTask(ctx, live, flight, name, tool.Server, params)
 	}
 	callCtx, reply := withRawReply(ctx)
 	started := time.Now()
 	res, err := live.session.CallTool(callCtx, params)
 	m.noteDuration(tool, time.Since(started))
+	if returnsInput && ctx.Err() == nil {
+		if in, ok := inputRequiredIn(reply.get()); ok {
+			// The SDK's client gave up on answering it (err), or
+			// was told to leave it to its caller (res).
+			return Result{InputRequired: in}, nil
+		}
+	}
 	if err != nil {
 		live.tap.forget(reply)
 		ce := callError(ctx, name, tool.Server, live.ended, err)
@@ -81,6 +94,15 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 		return Result{}, ce
 	}
 	return ProjectRaw(name, res, reply.get())
+}
+
+// admit asks the Gate about a call, unless the call continues one whose
+// first leg it admitted.
+func (m *Manager) admit(ctx context.Context, route inputRoute, name string, args json.RawMessage) error {
+	if route.continuation != nil {
+		return nil
+	}
+	return m.opts.Gate.Admit(ctx, name, args)
 }
 
 // unavailable explains a name that is not in the pool: its server is not

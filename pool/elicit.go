@@ -82,6 +82,11 @@ func (f *inflight) list() []*callInFlight {
 // calls are stopped; when all of them have ended (an Exec aborted, a call
 // timed out) the question is cancelled.
 func (s *server) elicit(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	if _, returned := inputRouteOf(ctx); returned {
+		// Asked by input_required during a call whose caller takes the
+		// server's requests itself (inputrequired.go).
+		return nil, errInputReturned
+	}
 	calls := s.calls.list()
 	if c, ok := ctx.Value(askingCallKey{}).(*callInFlight); ok {
 		calls = []*callInFlight{c}

@@ -24,6 +24,9 @@ type Result struct {
 	// Reply is the result as the server sent it, for a host that passes a
 	// flat call's result on unchanged; nil when there was none.
 	Reply *mcp.CallToolResult
+	// InputRequired, under WithInputReturned, is the server's request for
+	// input in place of a result (the rest is then empty).
+	InputRequired *InputRequired
 }
 
 var jsonNull = json.RawMessage("null")

@@ -177,6 +177,7 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 		copts.ElicitationCompleteHandler = s.elicitationComplete
 		copts.Capabilities = elicitationCapabilities(copts.Capabilities)
 	}
+	holdInputForCaller(&copts)
 	client := mcp.NewClient(s.m.opts.ClientInfo, &copts)
 	registerTaskMethods(client)
 	if t := s.m.opts.Telemetry; t != nil {

@@ -180,6 +180,12 @@ func (m *Manager) callTask(ctx context.Context, live *liveSession, flight *callI
 	}
 	res, err := mcp.CallCustomMethod[*taskCallParams, *mcp.CallToolResult](callCtx, session, "tools/call",
 		&taskCallParams{ParamsBase: mcp.ParamsBase{Meta: params.Meta}, Name: params.Name, Arguments: args})
+	if _, returnsInput := inputRouteOf(ctx); returnsInput && ctx.Err() == nil {
+		// A server may ask at once, rather than make a task.
+		if in, ok := inputRequiredIn(reply.get()); ok {
+			return Result{InputRequired: in}, nil
+		}
+	}
 	if err != nil {
 		live.tap.forget(reply)
 		return Result{}, callError(ctx, name, server, live.ended, err)

@@ -21,9 +21,16 @@ import (
 //	visit {}: sends the client to a page (url-mode question VisitMessage,
 //	  VisitURL) if it declared url mode, says it finished when accepted
 //	  (notifications/elicitation/complete), and returns "visit: " + the action
-//	ran: what ran so far, {"write": [keys in order], "confirm": n, "read": n}
+//	sign {"what": "..."}: asks in two rounds, each with a requestState of
+//	  its own: first the signer (SignMessage, a form of SignSchema) and the
+//	  client's roots together, then a witness (WitnessMessage, a form of
+//	  WitnessSchema); returns what it got, {"signer": content, "roots":
+//	  [uris], "witness": content}
+//	ran: what ran so far, {"write": [keys in order], "confirm": n, "read": n,
+//	  "signStarted": n, "signLegs": n, "signed": n}: sign's first legs, its
+//	  legs of every round, and its calls that finished
 //
-// confirm asks the way the current protocol does, by returning
+// confirm and sign ask the way the current protocol does, by returning
 // input_required; the SDK asks older clients itself.
 func Ledger() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ledger", Version: "1"}, nil)
@@ -32,6 +39,7 @@ func Ledger() *mcp.Server {
 		writes  []string
 		reads   int
 		confirm int
+		sign    signCounts
 	)
 	keyArgs := json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}},"required":["key"]}`)
 	s.AddTool(&mcp.Tool{Name: "write", Description: "Record a key.", InputSchema: keyArgs,
@@ -86,11 +94,19 @@ func Ledger() *mcp.Server {
 			}
 			return textResult("visit: " + answer.Action), nil
 		})
+	s.AddTool(&mcp.Tool{Name: "sign", Description: "Sign a ledger entry, naming the signer and a witness.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"what":{"type":"string"}}}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return sign.leg(req.Params.RequestState, req.Params.InputResponses), nil
+		})
 	s.AddTool(&mcp.Tool{Name: "ran", Description: "What ran so far.", InputSchema: objectSchema,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			mu.Lock()
-			out, _ := json.Marshal(map[string]any{"write": append([]string{}, writes...), "read": reads, "confirm": confirm})
+			out, _ := json.Marshal(map[string]any{"write": append([]string{}, writes...), "read": reads, "confirm": confirm,
+				"signStarted": sign.started, "signLegs": sign.legs, "signed": sign.finished})
 			mu.Unlock()
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out)}}}, nil
 		})
