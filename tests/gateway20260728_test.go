@@ -38,18 +38,32 @@ return r.join("\n");`
 // HTTP or stdio, and its settings file.
 type ledgerGateway struct {
 	settings string
-	// connect connects a client at version ("": the SDK's latest).
-	connect func(t *testing.T, version string, opts *mcp.ClientOptions) *mcp.ClientSession
+	// dial connects client at version ("": the SDK's latest); wire, if
+	// set, records what the gateway sends it. Over stdio each client has
+	// a gateway process of its own.
+	dial func(t *testing.T, client *mcp.Client, version string, wire *wireRecord) *mcp.ClientSession
+}
+
+// connect connects a client at version ("": the SDK's latest).
+func (g *ledgerGateway) connect(t *testing.T, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	return g.dial(t, mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, opts), version, nil)
 }
 
 // startLedgerGateway starts serve over the ledger with ledgerSettings and
 // flags, on transport "http" or "stdio".
 func startLedgerGateway(t *testing.T, transport string, flags ...string) *ledgerGateway {
 	t.Helper()
+	return startLedgerGatewayWith(t, transport, ledgerSettings, flags...)
+}
+
+// startLedgerGatewayWith is startLedgerGateway with settings of its own.
+func startLedgerGatewayWith(t *testing.T, transport, settings string, flags ...string) *ledgerGateway {
+	t.Helper()
 	mark := newRunMark(t)
 	t.Cleanup(func() { checkNoSurvivors(t, mark) }) // last, after the gateway stopped
 	servers := writeServers(t, map[string]any{"ledger": testServer(testservers.LedgerCommand())})
-	g := &ledgerGateway{settings: writeFile(t, "settings.json", ledgerSettings)}
+	g := &ledgerGateway{settings: writeFile(t, "settings.json", settings)}
 	args := append([]string{"serve", "--servers", servers, "--settings", g.settings}, flags...)
 	switch transport {
 	case "http":
@@ -60,10 +74,10 @@ func startLedgerGateway(t *testing.T, transport string, flags ...string) *ledger
 				t.Errorf("serve did not stop cleanly: %v (stderr: %s)", err, h.stderr)
 			}
 		})
-		g.connect = func(t *testing.T, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+		g.dial = func(t *testing.T, client *mcp.Client, version string, wire *wireRecord) *mcp.ClientSession {
 			t.Helper()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, opts).Connect(context.Background(),
-				&mcp.StreamableClientTransport{Endpoint: h.url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			cs, err := client.Connect(context.Background(),
+				&mcp.StreamableClientTransport{Endpoint: h.url, HTTPClient: wire.httpClient()}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatalf("connect: %v (stderr: %s)", err, h.stderr)
 			}
@@ -71,12 +85,12 @@ func startLedgerGateway(t *testing.T, transport string, flags ...string) *ledger
 			return cs
 		}
 	case "stdio":
-		g.connect = func(t *testing.T, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+		g.dial = func(t *testing.T, client *mcp.Client, version string, wire *wireRecord) *mcp.ClientSession {
 			t.Helper()
 			cmd := exec.Command(mcpexecBin, args...)
 			cmd.Env = append(os.Environ(), mark)
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, opts).Connect(context.Background(),
-				&mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			cs, err := client.Connect(context.Background(),
+				wire.transport(&mcp.CommandTransport{Command: cmd}), &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {
 				t.Fatalf("connect: %v", err)
 			}
