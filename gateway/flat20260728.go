@@ -71,7 +71,10 @@ func (g *Gateway) flatParking(ctx context.Context, req *mcp.CallToolRequest, nam
 			p.answer = &a
 		}
 	}
-	res := g.sys.CallFlatReturningInput(mcpexec.WithPrompter(ctx, p), name, req.Params.Arguments, answer)
+	// A question its server sends on its connection in the middle of the
+	// call cannot reach this client: the session's Elicitor declines it.
+	ctx = mcpexec.WithElicitor(mcpexec.WithPrompter(ctx, p), g.elicitorFor(req))
+	res := g.sys.CallFlatReturningInput(ctx, name, req.Params.Arguments, answer)
 	p.mu.Lock()
 	asked := p.asked
 	p.mu.Unlock()

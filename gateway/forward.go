@@ -24,8 +24,10 @@ type sessionElicitor struct {
 	hints func(tool string) string
 	// roundTrips is set when the request speaks 2026-07-28 or later, where
 	// a client cannot be asked within a call: an Exec run parks instead
-	// (its questions never reach this Elicitor), and a flat call's
-	// question is declined.
+	// and a flat call passes its server's input_required on (neither
+	// reaches this Elicitor); a flat call's question that still does (its
+	// client declared no elicitation, or its server sent
+	// elicitation/create in the middle of the call) is declined.
 	roundTrips bool
 }
 
