@@ -68,9 +68,9 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	}
 	ctx, flight, done := srv.calls.add(ctx, name)
 	defer done()
-	// A continuation answers a plain call: a task's questions come in its
-	// own way.
-	if m.asTask(tool) && route.continuation == nil {
+	// A continuation goes out as its first leg did, task-augmented
+	// included: see callTask.
+	if m.asTask(tool) {
 		return m.callTask(ctx, live, flight, name, tool.Server, params)
 	}
 	callCtx, reply := withRawReply(ctx)
@@ -96,10 +96,14 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	return ProjectRaw(name, res, reply.get())
 }
 
-// admit asks the Gate about a call, unless the call continues one whose
-// first leg it admitted.
+// admit asks the Gate about a call. A call that continues one whose first
+// leg the Gate admitted is not asked about again, since its answer was
+// given; a RuleGate still refuses it when its rules forbid it now.
 func (m *Manager) admit(ctx context.Context, route inputRoute, name string, args json.RawMessage) error {
 	if route.continuation != nil {
+		if rules, ok := m.opts.Gate.(RuleGate); ok {
+			return rules.Forbidden(name)
+		}
 		return nil
 	}
 	return m.opts.Gate.Admit(ctx, name, args)

@@ -13,6 +13,16 @@ type Gate interface {
 	Admit(ctx context.Context, name string, args json.RawMessage) error
 }
 
+// RuleGate is a Gate that can also tell, without asking anyone, that its
+// rules forbid a call (a deny rule, a disallowed tool). The funnel asks it
+// about a call that continues one the Gate admitted earlier: nobody is
+// asked again, but a rule added since (hot reload, managed settings) still
+// refuses the call. Its refusal is shown like Admit's.
+type RuleGate interface {
+	Gate
+	Forbidden(name string) error
+}
+
 // AllowAll is the Gate that admits every call.
 type AllowAll struct{}
 

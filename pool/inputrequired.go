@@ -64,10 +64,12 @@ func WithInputReturned(ctx context.Context) context.Context {
 
 // WithContinuation returns ctx under which a call is the continuation of
 // one whose server returned InputRequired: it sends the server its state
-// and the responses, unchanged, in place of a fresh call. It is not put to
-// the Gate again: the caller vouches that the first leg was admitted (a
-// gateway checks the MAC of the state it issued). A server that asks again
-// is returned again, as under WithInputReturned.
+// and the responses in place of a fresh call, as the first leg went out
+// (task-augmented or not). Nobody is asked about it again: the caller
+// vouches that the first leg was admitted (a gateway checks the MAC of the
+// state it issued); a Gate that is a RuleGate still refuses it when its
+// rules forbid the call now. A server that asks again is returned again,
+// as under WithInputReturned.
 func WithContinuation(ctx context.Context, c Continuation) context.Context {
 	return context.WithValue(ctx, inputReturnedKey{}, inputRoute{continuation: &c})
 }

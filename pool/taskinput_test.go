@@ -1,0 +1,152 @@
+package pool_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpexec/mcpexec/internal/testservers"
+	"github.com/mcpexec/mcpexec/pool"
+)
+
+// taskRequiredSign shows the ledger's sign tool as one whose server
+// requires a task (its tools/list entry says execution.taskSupport
+// "required") and records the params of every tools/call of it. The ledger
+// itself makes no task: it answers the task-augmented call at once,
+// input_required included, as a server of 2026-07-28 may.
+type taskRequiredSign struct {
+	mu    sync.Mutex
+	calls []json.RawMessage
+}
+
+// dial connects to a session of ledger, seen through s on the server's
+// side (the pool taps the SDK's own transports only).
+func (s *taskRequiredSign) dial(ledger *mcp.Server) func(context.Context) (mcp.Transport, error) {
+	return func(context.Context) (mcp.Transport, error) {
+		client, server := mcp.NewInMemoryTransports()
+		if _, err := ledger.Connect(context.Background(), signTransport{server, s}, nil); err != nil {
+			return nil, err
+		}
+		return client, nil
+	}
+}
+
+func (s *taskRequiredSign) signCalls() []json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]json.RawMessage{}, s.calls...)
+}
+
+type signTransport struct {
+	mcp.Transport
+	rec *taskRequiredSign
+}
+
+func (t signTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return signConn{c, t.rec}, nil
+}
+
+type signConn struct {
+	mcp.Connection
+	rec *taskRequiredSign
+}
+
+func (c signConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" {
+		var p struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(req.Params, &p) == nil && p.Name == "sign" {
+			c.rec.mu.Lock()
+			c.rec.calls = append(c.rec.calls, append(json.RawMessage{}, req.Params...))
+			c.rec.mu.Unlock()
+		}
+	}
+	return msg, err
+}
+
+func (c signConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || len(resp.Result) == 0 {
+		return c.Connection.Write(ctx, msg)
+	}
+	var list map[string]any
+	if json.Unmarshal(resp.Result, &list) != nil {
+		return c.Connection.Write(ctx, msg)
+	}
+	tools, ok := list["tools"].([]any)
+	if !ok {
+		return c.Connection.Write(ctx, msg)
+	}
+	for _, tool := range tools {
+		if entry, ok := tool.(map[string]any); ok && entry["name"] == "sign" {
+			entry["execution"] = map[string]any{"taskSupport": pool.TaskRequired}
+		}
+	}
+	result, err := json.Marshal(list)
+	if err != nil {
+		return err
+	}
+	return c.Connection.Write(ctx, &jsonrpc.Response{ID: resp.ID, Result: result})
+}
+
+// A continuation goes out as its first leg did: for a tool whose server
+// requires a task, every leg is task-augmented, the continuations carrying
+// the server's state and the answers beside task, and the call finishes.
+func TestAContinuationOfATaskAugmentedCallStaysTaskAugmented(t *testing.T) {
+	server := &taskRequiredSign{}
+	m := start(t, []pool.ServerConfig{{Name: "ledger", Dial: server.dial(testservers.Ledger())}}, pool.Options{Gate: &countingGate{}})
+	waitFor(t, m, "the sign tool", has("mcp__ledger__sign"))
+	if tool, _ := m.Snapshot().Lookup("mcp__ledger__sign"); tool.TaskSupport != pool.TaskRequired {
+		t.Fatalf("sign's task support is %q, want it required: %+v", tool.TaskSupport, tool)
+	}
+	ctx := context.Background()
+	args := raw(`{"what":"entry"}`)
+	res, err := m.Call(pool.WithInputReturned(ctx), "mcp__ledger__sign", args)
+	if err != nil || res.InputRequired == nil {
+		t.Fatalf("first leg: %+v %v, want the server's request for input", res, err)
+	}
+	res, err = m.Call(pool.WithContinuation(ctx, pool.Continuation{State: res.InputRequired.State, Responses: mcp.InputResponseMap{
+		"signer": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"signer": "Ada"}},
+		"where":  &mcp.ListRootsResult{Roots: []*mcp.Root{}},
+	}}), "mcp__ledger__sign", args)
+	if err != nil || res.InputRequired == nil {
+		t.Fatalf("second round: %+v %v, want the witness question", res, err)
+	}
+	res, err = m.Call(pool.WithContinuation(ctx, pool.Continuation{State: res.InputRequired.State, Responses: mcp.InputResponseMap{
+		"witness": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"witness": "Charles"}},
+	}}), "mcp__ledger__sign", args)
+	if err != nil || res.InputRequired != nil || !strings.Contains(res.Value.(string), `"witness":{"witness":"Charles"}`) {
+		t.Fatalf("last round: %+v %v, want the signature", res, err)
+	}
+	calls := server.signCalls()
+	if len(calls) != 3 {
+		t.Fatalf("sign was called %d times, want three legs", len(calls))
+	}
+	for i, params := range calls {
+		var p struct {
+			Task           json.RawMessage `json:"task"`
+			RequestState   string          `json:"requestState"`
+			InputResponses json.RawMessage `json:"inputResponses"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Task) == 0 {
+			t.Errorf("leg %d went out without task: %s", i+1, params)
+		}
+		if continues := i > 0; continues != (p.RequestState != "" && len(p.InputResponses) > 0) {
+			t.Errorf("leg %d: %s, want the state and the answers on the continuations alone", i+1, params)
+		}
+	}
+}
