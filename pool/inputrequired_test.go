@@ -3,6 +3,7 @@ package pool_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -93,6 +94,51 @@ func TestAServersInputRequestReturnsAndItsContinuationGoesOn(t *testing.T) {
 	}
 	if ran := ledgerRan(t, m); ran["signStarted"] != 1.0 || ran["signLegs"] != 3.0 || ran["signed"] != 1.0 {
 		t.Errorf("the ledger ran %v, want one first leg, three legs, one signature", ran)
+	}
+}
+
+// rulesGate admits every call it is asked about and, once forbid is set,
+// says its rules forbid every call.
+type rulesGate struct {
+	countingGate
+	forbid atomic.Bool
+}
+
+func (g *rulesGate) Forbidden(name string) error {
+	if g.forbid.Load() {
+		return errors.New("A deny rule forbids " + name + ".")
+	}
+	return nil
+}
+
+// A continuation is not asked about again, but a RuleGate whose rules
+// forbid the call since its first leg (a deny rule added by a reload)
+// refuses it, and the server hears nothing of it.
+func TestAContinuationTheRulesNowForbidIsRefused(t *testing.T) {
+	gate := &rulesGate{}
+	var asked []elicit.Request
+	m := startLedger(t, gate, elicit.Response{Action: elicit.Decline}, &asked)
+	ctx := context.Background()
+	args := raw(`{"what":"entry"}`)
+	res, err := m.Call(pool.WithInputReturned(ctx), "mcp__ledger__sign", args)
+	if err != nil || res.InputRequired == nil {
+		t.Fatalf("first leg: %+v %v, want the server's request for input", res, err)
+	}
+	gate.forbid.Store(true)
+	_, err = m.Call(pool.WithContinuation(ctx, pool.Continuation{State: res.InputRequired.State, Responses: mcp.InputResponseMap{
+		"signer": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"signer": "Ada"}},
+		"where":  &mcp.ListRootsResult{Roots: []*mcp.Root{}},
+	}}), "mcp__ledger__sign", args)
+	var ce *pool.CallError
+	if !errors.As(err, &ce) || ce.Kind != pool.KindDenied || ce.Error() != "A deny rule forbids mcp__ledger__sign." {
+		t.Errorf("the continuation: %v, want it refused by the rule", err)
+	}
+	if n := gate.asked.Load(); n != 1 {
+		t.Errorf("the gate was asked %d times, want once (the first leg)", n)
+	}
+	gate.forbid.Store(false)
+	if ran := ledgerRan(t, m); ran["signStarted"] != 1.0 || ran["signLegs"] != 1.0 {
+		t.Errorf("the ledger ran %v, want the first leg alone", ran)
 	}
 }
 
