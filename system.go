@@ -3,6 +3,7 @@ package mcpexec
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/mcpexec/mcpexec/actors"
 	"github.com/mcpexec/mcpexec/broadcast"
@@ -237,6 +238,16 @@ var ErrUnknownRun = actors.ErrUnknownRun
 func (s *System) StartRun(ctx context.Context, opts DeclareOptions, args json.RawMessage, onProgress func(summary string)) ExecResult {
 	park := actors.ParkOptions{Timeout: s.parkTimeout}
 	return s.funnel.Exec(ctx, actors.ExecCall{Args: args, Agent: opts.agent(), OnLog: consoleFrom(ctx), OnProgress: onProgress, Park: &park, State: stateFrom(ctx)})
+}
+
+// ParkTimeout is how long a parked run waits for its answers
+// (Options.ParkTimeout, else DefaultParkTimeout): the bound a host also
+// gives whatever else it holds for a person's answer.
+func (s *System) ParkTimeout() time.Duration {
+	if s.parkTimeout > 0 {
+		return s.parkTimeout
+	}
+	return DefaultParkTimeout
 }
 
 // ResumeRun answers questions of the parked run (answers by Question.ID;

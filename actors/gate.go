@@ -14,8 +14,12 @@ import (
 	"github.com/mcpexec/mcpexec/internal/telemetry"
 	"github.com/mcpexec/mcpexec/pause"
 	"github.com/mcpexec/mcpexec/permissions"
+	"github.com/mcpexec/mcpexec/pool"
 	"github.com/mcpexec/mcpexec/toolpool"
 )
+
+// The pool asks Forbidden about a call that continues one Admit admitted.
+var _ pool.RuleGate = (*Gate)(nil)
 
 // queryTimeout bounds a diagnostic query to the gate actor.
 const queryTimeout = 5 * time.Second

@@ -18,15 +18,20 @@ import (
 // continuation: the server gets its state back and the client's responses
 // unchanged, and its first leg is not made again. The permission gate
 // already admitted the call on its first leg; the MAC shows that the retry
-// continues that very call for that very client, so the gate is not asked
-// again. A server that asks again is passed on again, round after round.
+// continues that very call for that very client, so nobody is asked
+// again, but a deny rule or a disallowed tool added since refuses it. The
+// state is good once, and until the park timeout has passed since it was
+// issued: a replay, or a retry held back longer, is refused and reaches
+// nothing (requeststate.go). A server that asks again is passed on again,
+// round after round, each round with a fresh state.
 //
 // The requestState verifies only in the process that issued it, unless
 // replicas share the key (--state-key-file): after a restart the retry is
 // refused like any state that does not verify, and nothing reaches the
 // server; the client starts the call again. Under a shared key the
 // continuation needs nothing this process held, so any replica makes it,
-// and the server judges its own state.
+// and the server judges its own state; a replica does not know what
+// another has used, so there a replay is bounded by the expiry alone.
 
 // serverInputResult is the input_required result passing on in, the
 // request for input of the server of the flat call named by subject, to

@@ -108,7 +108,7 @@ func New(sys *mcpexec.System, opts Options) *Gateway {
 		opts.Version = "devel"
 	}
 	g := &Gateway{sys: sys, logger: logger, offered: map[string]mcpexec.Declaration{}, loopDone: make(chan struct{}),
-		states: sessionStates{limits: opts.State}, requestStates: newRequestStates(opts.StateKey), incarnation: newIncarnation(), sharedKey: len(opts.StateKey) > 0, yield: opts.YieldAfter}
+		states: sessionStates{limits: opts.State}, requestStates: newRequestStates(opts.StateKey, sys.ParkTimeout()), incarnation: newIncarnation(), sharedKey: len(opts.StateKey) > 0, yield: opts.YieldAfter}
 	g.lifetime, g.stop = context.WithCancel(context.Background())
 	g.server = mcp.NewServer(&mcp.Implementation{Name: opts.Name, Version: opts.Version}, &mcp.ServerOptions{
 		Logger:                    slog.New(slogzero.New(logger)),

@@ -7,7 +7,10 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mcpexec/mcpexec"
 )
@@ -29,12 +32,25 @@ import (
 // base64url(MAC), where the holder is "incarnation@replica" (replica empty
 // without replicas, see replica.go); neither is a secret from the client
 // that started the run. A flat call's state (flat20260728.go) is "f1." +
-// base64url(MAC) over the call it answers, which the retry repeats, when
-// it answers the call's permission question; when it answers the call's
-// server (flatinput.go) it is "f2." + base64url(the server's own
-// requestState) + "." + base64url(MAC) over the call and the server's
-// state. The server's state is no secret from the client: connected to the
-// server directly, the client would hold it as it is.
+// issued + "." + base64url(MAC) over the call it answers, which the retry
+// repeats, when it answers the call's permission question; when it answers
+// the call's server (flatinput.go) it is "f2." + base64url(the server's own
+// requestState) + "." + issued + "." + base64url(MAC) over the call and
+// the server's state. The server's state is no secret from the client:
+// connected to the server directly, the client would hold it as it is.
+//
+// issued is when the flat state was issued (milliseconds since the epoch,
+// base 36), under the MAC: a flat state is refused once older than the
+// park timeout, the bound a parked run's answers have, so that a state
+// held back cannot outlive the rules that admitted its call. An "f2" state
+// is also single-use: its continuation skips the question its first leg
+// was asked, and a replay would make the server's next leg run again, so
+// the MACs of those used are remembered until they expire, and a second
+// use is refused before anything reaches the server. That memory is this
+// process's: replicas sharing a key do not share it, so a state replayed
+// on another replica is bounded by the expiry alone (README, replicas).
+// An "f1" state needs no such memory: its retry asks the gate again,
+// rules and all, and answers only the question the client itself answers.
 
 // The prefixes of the layouts.
 const (
@@ -46,23 +62,71 @@ const (
 // requestStates issues and verifies requestStates.
 type requestStates struct {
 	key []byte
+	// flatLife is how long a flat call's state is good for.
+	flatLife time.Duration
+	now      func() time.Time
+	spent    spentStates
 }
 
 // newRequestStates issues and verifies requestStates under key, or under a
-// key drawn at random when key is empty.
-func newRequestStates(key []byte) *requestStates {
+// key drawn at random when key is empty; a flat call's state is good for
+// flatLife from its issue.
+func newRequestStates(key []byte, flatLife time.Duration) *requestStates {
 	if len(key) == 0 {
 		key = make([]byte, 32)
 		if _, err := rand.Read(key); err != nil {
 			panic("gateway: no randomness for the requestState key: " + err.Error())
 		}
 	}
-	return &requestStates{key: key}
+	return &requestStates{key: key, flatLife: flatLife, now: time.Now, spent: spentStates{until: map[string]time.Time{}}}
 }
 
 // errBadRequestState is the refusal of a requestState that does not verify.
 var errBadRequestState = errors.New("the requestState does not verify: it was altered, was issued to another client, " +
 	"or was issued by a gateway process that has since restarted (its runs are gone); nothing was run")
+
+// The refusals of a flat call's state that verifies but may not be used.
+var (
+	errExpiredRequestState = errors.New("the requestState expired: the call waited longer than it may for its answers " +
+		"and was not continued; nothing was run. Call the tool again")
+	errSpentRequestState = errors.New("the requestState was already used: each continues its call once; nothing was run. " +
+		"Call the tool again")
+	errTooManySpentStates = errors.New("the gateway is continuing too many calls to continue another now; nothing was run. " +
+		"Call the tool again later")
+)
+
+// maxSpentStates bounds how many used states are remembered at once.
+const maxSpentStates = 1 << 16
+
+// spentStates remembers the MACs of the "f2" states already used, each
+// until its state expires (after which the expiry refuses it anyway).
+type spentStates struct {
+	mu    sync.Mutex
+	until map[string]time.Time
+}
+
+// spend marks the state with mac, good until expires, used, unless it was
+// already. When the memory is full of states still good, it refuses
+// rather than forget one, which would let that one be replayed.
+func (s *spentStates) spend(mac string, expires, now time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, used := s.until[mac]; used {
+		return errSpentRequestState
+	}
+	if len(s.until) >= maxSpentStates {
+		for m, until := range s.until {
+			if !now.Before(until) {
+				delete(s.until, m)
+			}
+		}
+		if len(s.until) >= maxSpentStates {
+			return errTooManySpentStates
+		}
+	}
+	s.until[mac] = expires
+	return nil
+}
 
 // seal is the requestState of run, held by holder and issued to client.
 func (s *requestStates) seal(holder string, run mcpexec.RunID, client string) string {
@@ -73,7 +137,9 @@ func (s *requestStates) seal(holder string, run mcpexec.RunID, client string) st
 // sealFlat is the requestState of the flat call named by subject, issued
 // to client.
 func (s *requestStates) sealFlat(subject, client string) string {
-	return flatStateVersion + "." + base64.RawURLEncoding.EncodeToString(s.mac(flatStateVersion, subject, client))
+	issued := s.issued()
+	return flatStateVersion + "." + issued + "." +
+		base64.RawURLEncoding.EncodeToString(s.mac(flatStateVersion, subject+"\x00"+issued, client))
 }
 
 // flatState is what a flat call's verified requestState says: whether it
@@ -87,8 +153,9 @@ type flatState struct {
 // whose server asked for input with its own state serverState, issued to
 // client.
 func (s *requestStates) sealServerInput(subject, serverState, client string) string {
-	return serverInputVersion + "." + base64.RawURLEncoding.EncodeToString([]byte(serverState)) + "." +
-		base64.RawURLEncoding.EncodeToString(s.mac(serverInputVersion, serverInputSubject(subject, serverState), client))
+	issued := s.issued()
+	return serverInputVersion + "." + base64.RawURLEncoding.EncodeToString([]byte(serverState)) + "." + issued + "." +
+		base64.RawURLEncoding.EncodeToString(s.mac(serverInputVersion, serverInputSubject(subject, serverState)+"\x00"+issued, client))
 }
 
 // serverInputSubject binds a flat call to its server's state; the state,
@@ -98,29 +165,52 @@ func serverInputSubject(subject, serverState string) string {
 	return subject + "\x00" + hex.EncodeToString(sum[:])
 }
 
+// issued is the time a flat state is issued, as the state carries it.
+func (s *requestStates) issued() string {
+	return strconv.FormatInt(s.now().UnixMilli(), 36)
+}
+
 // openFlat verifies a flat call's requestState (either layout) for the
-// call named by subject and for client.
+// call named by subject and for client, and that it has not expired; an
+// "f2" state is spent by it, and refused from then on.
 func (s *requestStates) openFlat(state, subject, client string) (flatState, error) {
 	parts := strings.Split(state, ".")
+	var (
+		st     flatState
+		issued string
+		mac    []byte
+	)
 	switch {
-	case len(parts) == 2 && parts[0] == flatStateVersion:
-		got, err := base64.RawURLEncoding.DecodeString(parts[1])
-		if err != nil || !hmac.Equal(got, s.mac(flatStateVersion, subject, client)) {
-			return flatState{}, errBadRequestState
-		}
-		return flatState{}, nil
-	case len(parts) == 3 && parts[0] == serverInputVersion:
+	case len(parts) == 3 && parts[0] == flatStateVersion:
+		issued, mac = parts[1], s.mac(flatStateVersion, subject+"\x00"+parts[1], client)
+	case len(parts) == 4 && parts[0] == serverInputVersion:
 		serverState, err := base64.RawURLEncoding.DecodeString(parts[1])
 		if err != nil {
 			return flatState{}, errBadRequestState
 		}
-		got, err := base64.RawURLEncoding.DecodeString(parts[2])
-		if err != nil || !hmac.Equal(got, s.mac(serverInputVersion, serverInputSubject(subject, string(serverState)), client)) {
-			return flatState{}, errBadRequestState
-		}
-		return flatState{serverInput: true, serverState: string(serverState)}, nil
+		st = flatState{serverInput: true, serverState: string(serverState)}
+		issued, mac = parts[2], s.mac(serverInputVersion, serverInputSubject(subject, st.serverState)+"\x00"+parts[2], client)
+	default:
+		return flatState{}, errBadRequestState
 	}
-	return flatState{}, errBadRequestState
+	got, err := base64.RawURLEncoding.DecodeString(parts[len(parts)-1])
+	if err != nil || !hmac.Equal(got, mac) {
+		return flatState{}, errBadRequestState
+	}
+	ms, err := strconv.ParseInt(issued, 36, 64)
+	if err != nil {
+		return flatState{}, errBadRequestState
+	}
+	expires, now := time.UnixMilli(ms).Add(s.flatLife), s.now()
+	if !now.Before(expires) {
+		return flatState{}, errExpiredRequestState
+	}
+	if st.serverInput {
+		if err := s.spent.spend(string(mac), expires, now); err != nil {
+			return flatState{}, err
+		}
+	}
+	return st, nil
 }
 
 // open returns the holder and the run a requestState names, if it

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -65,7 +66,7 @@ func TestFlatCallsAskByRoundTripAt20260728(t *testing.T) {
 // for the client it was issued to; one from another process verifies only
 // when the two share their key (replicas), and then names its holder.
 func TestRequestStateIsBoundToItsRunAndClient(t *testing.T) {
-	s := newRequestStates(nil)
+	s := newRequestStates(nil, time.Minute)
 	state := s.seal("inc@", "run_abc", "client a")
 	if holder, run, err := s.open(state, "client a"); err != nil || run != "run_abc" || holder != "inc@" {
 		t.Fatalf("open: %q %q %v", holder, run, err)
@@ -81,12 +82,12 @@ func TestRequestStateIsBoundToItsRunAndClient(t *testing.T) {
 	if _, _, err := s.open(forged, "client a"); err == nil {
 		t.Error("a requestState naming another holder verified")
 	}
-	if _, _, err := newRequestStates(nil).open(state, "client a"); err == nil {
+	if _, _, err := newRequestStates(nil, time.Minute).open(state, "client a"); err == nil {
 		t.Error("another process's requestState verified")
 	}
 	key := []byte("a key the replicas share, long enough")
-	shared := newRequestStates(key).seal("inc@10.0.0.1:7500", "run_abc", "client a")
-	if holder, run, err := newRequestStates(key).open(shared, "client a"); err != nil || holder != "inc@10.0.0.1:7500" || run != "run_abc" {
+	shared := newRequestStates(key, time.Minute).seal("inc@10.0.0.1:7500", "run_abc", "client a")
+	if holder, run, err := newRequestStates(key, time.Minute).open(shared, "client a"); err != nil || holder != "inc@10.0.0.1:7500" || run != "run_abc" {
 		t.Errorf("a replica sharing the key: %q %q %v, want the holder and run", holder, run, err)
 	}
 	for _, bad := range []string{"", "v2", "v2.", "v2.aW5jQA.run_abc", "v2.aW5jQA.run_abc.!!", "v2.!!.run_abc." + strings.Split(state, ".")[3],
@@ -112,7 +113,7 @@ func TestRequestStateIsBoundToItsRunAndClient(t *testing.T) {
 // carries the server's own state, verifies for that call, that server
 // state and that client only, and never as another layout.
 func TestServerInputStateIsBoundToItsCallServerStateAndClient(t *testing.T) {
-	s := newRequestStates(nil)
+	s := newRequestStates(nil, time.Minute)
 	const serverState = "the server's own \x00 state.with.dots"
 	state := s.sealServerInput("tool\x00digest", serverState, "client a")
 	st, err := s.openFlat(state, "tool\x00digest", "client a")
@@ -120,19 +121,19 @@ func TestServerInputStateIsBoundToItsCallServerStateAndClient(t *testing.T) {
 		t.Fatalf("open: %+v %v, want the server's state", st, err)
 	}
 	parts := strings.Split(state, ".")
-	altered := parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte("another state")) + "." + parts[2]
+	altered := parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte("another state")) + "." + parts[2] + "." + parts[3]
 	for name, bad := range map[string]struct{ state, subject, client string }{
 		"another call":            {state, "tool\x00other", "client a"},
 		"another client":          {state, "tool\x00digest", "client b"},
 		"an altered server state": {altered, "tool\x00digest", "client a"},
-		"as a permission answer":  {"f1." + parts[2], "tool\x00digest", "client a"},
+		"as a permission answer":  {"f1." + parts[2] + "." + parts[3], "tool\x00digest", "client a"},
 		"truncated":               {parts[0] + "." + parts[1], "tool\x00digest", "client a"},
 	} {
 		if _, err := s.openFlat(bad.state, bad.subject, bad.client); err == nil {
 			t.Errorf("%s verified", name)
 		}
 	}
-	if _, err := newRequestStates(nil).openFlat(state, "tool\x00digest", "client a"); err == nil {
+	if _, err := newRequestStates(nil, time.Minute).openFlat(state, "tool\x00digest", "client a"); err == nil {
 		t.Error("another process's (a restarted gateway's) requestState verified")
 	}
 	if _, _, err := s.open(state, "client a"); err == nil {
