@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -60,9 +61,16 @@ func readSignRan(t *testing.T, cs *mcp.ClientSession) signRan {
 // refusal of a requestState that does not verify.
 func refusedAsInvalid(t *testing.T, what string, res *mcp.CallToolResult, err error) {
 	t.Helper()
+	refusedSaying(t, what, res, err, "requestState does not verify")
+}
+
+// refusedSaying fails the test unless err is an invalid-params refusal of
+// a requestState whose message says why.
+func refusedSaying(t *testing.T, what string, res *mcp.CallToolResult, err error, why string) {
+	t.Helper()
 	var rpcErr *jsonrpc.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || !strings.Contains(rpcErr.Message, "requestState does not verify") {
-		t.Errorf("%s: %v %+v, want it refused as invalid params", what, err, res)
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || !strings.Contains(rpcErr.Message, why) {
+		t.Errorf("%s: %v %+v, want it refused as invalid params saying %q", what, err, res, why)
 	}
 }
 
@@ -173,17 +181,49 @@ func TestFlatCallPassesItsServersInputRequiredAt20260728(t *testing.T) {
 			if !wire.contains(string(testservers.WitnessSchema)) {
 				t.Errorf("the gateway did not send the second form as the server wrote it")
 			}
-			res, err = call(signArgs, mcp.InputResponseMap{"witness": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"witness": "Charles"}}}, res.RequestState)
+			round2 := res.RequestState
+			answers2 := mcp.InputResponseMap{"witness": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"witness": "Charles"}}}
+			res, err = call(signArgs, answers2, round2)
 			if err != nil || res.NeedsInput() || res.IsError {
 				t.Fatalf("the answered second round: %v %+v, want the result", err, res)
 			}
 			if got, want := canonicalJSON(t, json.RawMessage(contentText(res))), canonicalJSON(t, json.RawMessage(signedWant([]string{"file:///ledger/books"}))); got != want {
 				t.Errorf("the server got %s, want the client's answers %s", got, want)
 			}
+			// Each state continues its call once: sent again, answers and
+			// all, it is refused and reaches nothing.
+			res, err = call(signArgs, answers1, round1)
+			refusedSaying(t, "the first round's state again", res, err, "already used")
+			res, err = call(signArgs, answers2, round2)
+			refusedSaying(t, "the last round's state again", res, err, "already used")
 			if ran := readSignRan(t, cs); ran != (signRan{Started: 1, Legs: 3, Signed: 1}) {
 				t.Errorf("the ledger ran %+v, want one first leg, three legs, one signature (nothing replayed)", ran)
 			}
 		})
+	}
+}
+
+// A flat call's state is good for --park-timeout: a retry that comes after
+// it is refused, saying the state expired, and the server's call is not
+// continued.
+func TestFlatCallServersInputRequiredExpiresWithTheParkTimeout(t *testing.T) {
+	const settings = `{"enableExec": false, "permissions": {"allow": ["mcp__ledger"]}}`
+	g := startLedgerGatewayWith(t, "http", settings, "--park-timeout", "50ms")
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"},
+		&mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, ElicitationHandler: noElicitation(t)})
+	cs := g.dial(t, client, "", nil)
+	res, err := callFlat(t, cs, "mcp__ledger__sign", signArgs, nil, "")
+	if err != nil || !res.NeedsInput() || res.InputRequests["signer"] == nil {
+		t.Fatalf("first call: %v %+v, want the server's first round", err, res)
+	}
+	time.Sleep(time.Second) // twenty park timeouts
+	res, err = callFlat(t, cs, "mcp__ledger__sign", signArgs, mcp.InputResponseMap{
+		"signer": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"signer": "Ada"}},
+		"where":  &mcp.ListRootsResult{Roots: []*mcp.Root{}},
+	}, res.RequestState)
+	refusedSaying(t, "the late answer", res, err, "requestState expired")
+	if ran := readSignRan(t, cs); ran != (signRan{Started: 1, Legs: 1}) {
+		t.Errorf("the ledger ran %+v, want the first leg alone", ran)
 	}
 }
 
