@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpexec/mcpexec/internal/testkit"
 	"github.com/mcpexec/mcpexec/internal/testservers"
 )
 
@@ -277,5 +278,48 @@ func TestFlatCallServersInputRequiredIsTransparentToTheSDKMiddleware(t *testing.
 				t.Errorf("the ledger ran %+v, want one first leg, three legs, one signature", ran)
 			}
 		})
+	}
+}
+
+// A deny rule added after a flat call's first round (the settings
+// reloaded) refuses the call's continuation: the requestState the client
+// holds spares it the question, not the rules (the rule takes the tool out
+// of the pool; the pool's gate refuses a continuation the rules forbid in
+// any case), and the server's call is not continued.
+func TestFlatCallContinuationMeetsADenyRuleAddedSince(t *testing.T) {
+	g := startLedgerGatewayWith(t, "http", `{"enableExec": false, "permissions": {"allow": ["mcp__ledger"]}}`)
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"},
+		&mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}, ElicitationHandler: noElicitation(t)})
+	cs := g.dial(t, client, "", nil)
+	res, err := callFlat(t, cs, "mcp__ledger__sign", signArgs, nil, "")
+	if err != nil || !res.NeedsInput() || res.InputRequests["signer"] == nil {
+		t.Fatalf("first call: %v %+v, want the server's first round", err, res)
+	}
+	round1 := res.RequestState
+
+	// read is denied with sign: once a read is refused, the rule holds.
+	testkit.ReplaceFile(t, g.settings, []byte(`{"enableExec": false, "permissions": {"allow": ["mcp__ledger"], `+
+		`"deny": ["mcp__ledger__sign", "mcp__ledger__read"]}}`))
+	deadline := time.Now().Add(runLimit)
+	for {
+		res, err := callFlat(t, cs, "mcp__ledger__read", map[string]any{"key": "k"}, nil, "")
+		if err != nil || res.IsError {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the deny rule never applied")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	res, err = callFlat(t, cs, "mcp__ledger__sign", signArgs, mcp.InputResponseMap{
+		"signer": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"signer": "Ada"}},
+		"where":  &mcp.ListRootsResult{Roots: []*mcp.Root{}},
+	}, round1)
+	if err == nil && !res.IsError {
+		t.Errorf("the continuation after the deny rule: %+v, want it refused", res)
+	}
+	if ran := readSignRan(t, cs); ran != (signRan{Started: 1, Legs: 1}) {
+		t.Errorf("the ledger ran %+v, want the first leg alone", ran)
 	}
 }
