@@ -47,8 +47,9 @@ import (
 // was asked, and a replay would make the server's next leg run again, so
 // the MACs of those used are remembered until they expire, and a second
 // use is refused before anything reaches the server. That memory is this
-// process's: replicas sharing a key do not share it, so a state replayed
-// on another replica is bounded by the expiry alone (README, replicas).
+// process's: replicas sharing a key do not share it, nor does a process
+// restarted under the same key, so a state replayed on another replica,
+// or after a restart, is bounded by the expiry alone (README, replicas).
 // An "f1" state needs no such memory: its retry asks the gate again,
 // rules and all, and answers only the question the client itself answers.
 
