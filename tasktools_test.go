@@ -79,6 +79,42 @@ func TestATaskToolsQuestionIsAnsweredThroughElicitation(t *testing.T) {
 	}
 }
 
+// A task that asked a question ends with tasks/result, usually before a
+// tasks/get sees it completed: once its call returned, the run's live
+// summary no longer shows the task's status line.
+func TestATaskToolsLineLeavesTheSummaryOnceItsCallReturned(t *testing.T) {
+	asked := make(chan elicit.Request, 1)
+	answer := elicit.Func(func(_ context.Context, r elicit.Request) (elicit.Response, error) {
+		asked <- r
+		return elicit.Response{Action: elicit.Accept, Content: map[string]any{"interpretation": "comedy"}}, nil
+	})
+	sys := startServers(t, mcpexec.Options{Elicitor: answer}, everything(t))
+	var mu sync.Mutex
+	var summaries []string
+	args, _ := json.Marshal(map[string]string{"code": `const r = await ` + research + `({topic: "python", ambiguous: true});
+		await tools.mcp__everything__echo({message: "next"}); return r.split("\n")[0];`})
+	res := sys.Exec(context.Background(), args, func(s string) {
+		mu.Lock()
+		summaries = append(summaries, s)
+		mu.Unlock()
+	})
+	if !res.OK || res.Text != "# Research Report: python (comedy)" {
+		t.Fatalf("result = %q (ok %v)", res.Text, res.OK)
+	}
+	select {
+	case <-asked:
+	default:
+		t.Fatal("the research tool asked no question")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	// The summary the second call brought is the last one told.
+	want := "2 tool calls\nmcp__everything__simulate-research-query\nmcp__everything__echo"
+	if len(summaries) == 0 || summaries[len(summaries)-1] != want {
+		t.Errorf("live summaries %q: want the last to be, without a task line:\n%s", summaries, want)
+	}
+}
+
 // A script whose budget runs out while a task runs (what exec --timeout
 // does) cancels the task on its server before the run ends and the
 // connection closes; the server says the task is cancelled.

@@ -175,7 +175,8 @@ func (m *Manager) noteDuration(tool Tool, took time.Duration) {
 // under way: that is where the server sends its question, which reaches
 // the person through the server's elicitation path. When ctx ends or the
 // connection closes, the task is cancelled on the server before the call
-// returns.
+// returns. Whoever watches the call's task statuses hears a final one
+// before it returns, however it ends (reportEnd).
 func (m *Manager) callTask(ctx context.Context, live *liveSession, flight *callInFlight, name, server string, params *mcp.CallToolParams) (Result, error) {
 	if !live.tasks.enter() {
 		return Result{}, &CallError{Tool: name, Kind: KindConnectionLost, msg: textConnectionLost(name, server)}
@@ -212,7 +213,9 @@ func (m *Manager) callTask(ctx context.Context, live *liveSession, flight *callI
 		onProgress: progressFrom(ctx), task: *created.Task, started: time.Now()}
 	flight.setTask(w.task.TaskID)
 	w.report()
-	return w.await()
+	out, err := w.await()
+	w.reportEnd(err)
+	return out, err
 }
 
 // taskWatch follows one task to its end.
@@ -225,6 +228,8 @@ type taskWatch struct {
 	onProgress   func(Progress)
 	task         taskState
 	started      time.Time
+	// cancelled is set once the call asked the server to cancel the task.
+	cancelled bool
 }
 
 type taskOutcome struct {
@@ -301,6 +306,7 @@ func (w *taskWatch) fetchResult() (Result, error) {
 // cancel asks the server to stop the task, even though the caller has
 // gone: its context's values are kept, its end is not.
 func (w *taskWatch) cancel() {
+	w.cancelled = true
 	ctx, stop := context.WithTimeout(context.WithoutCancel(w.ctx), taskCancelGrace)
 	defer stop()
 	got, err := mcp.CallCustomMethod[*taskParams, *taskState](ctx, w.live.session, methodTaskCancel, &taskParams{TaskID: w.task.TaskID})
@@ -320,6 +326,29 @@ func (w *taskWatch) report() {
 	if w.onProgress != nil && w.task.StatusMessage != "" {
 		w.onProgress(Progress{Tool: w.name, Message: w.task.StatusMessage})
 	}
+}
+
+// reportEnd reports the task ended as its call returns, unless the
+// server's own final status was reported already. A call often ends
+// without it: tasks/result, under way since the task asked for input,
+// answers before the next tasks/get sees the task end; and a call given
+// up (cancelled, expired, its connection lost) stops polling. Whoever
+// shows the task's status line would otherwise show it after the call.
+// The message is the server's to give, so none is made up here.
+func (w *taskWatch) reportEnd(err error) {
+	if w.task.terminal() {
+		return
+	}
+	switch {
+	case w.cancelled:
+		w.task.Status = taskCancelled
+	case err != nil:
+		w.task.Status = taskFailed
+	default:
+		w.task.Status = taskCompleted
+	}
+	w.task.StatusMessage = ""
+	w.report()
 }
 
 // liveTasks tracks a connection's calls that run as tasks, so that closing

@@ -35,9 +35,16 @@ func everythingWithTasks(t *testing.T, elicitor elicit.Elicitor) *Manager {
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("%s is missing: run `make deps` to install the npm MCP test servers", bin)
 	}
+	return managerOfTaskTool(t, ServerConfig{Name: "everything", Command: bin, Args: []string{"stdio"}}, elicitor, researchTool)
+}
+
+// managerOfTaskTool starts a manager of server, whose tool must run as a
+// task; the manager is closed, and its goroutines checked gone, when the
+// test ends.
+func managerOfTaskTool(t *testing.T, server ServerConfig, elicitor elicit.Elicitor, tool string) *Manager {
+	t.Helper()
 	baseline := runtime.NumGoroutine()
-	m, err := New(context.Background(), []ServerConfig{{Name: "everything", Command: bin, Args: []string{"stdio"}}},
-		Options{Elicitor: elicitor, StopGrace: 500 * time.Millisecond})
+	m, err := New(context.Background(), []ServerConfig{server}, Options{Elicitor: elicitor, StopGrace: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,12 +62,12 @@ func everythingWithTasks(t *testing.T, elicitor elicit.Elicitor) *Manager {
 		}
 	})
 	<-m.Ready()
-	tool, ok := m.Snapshot().Lookup(researchTool)
+	got, ok := m.Snapshot().Lookup(tool)
 	if !ok {
-		t.Fatalf("%s not listed; status %+v", researchTool, m.Status())
+		t.Fatalf("%s not listed; status %+v", tool, m.Status())
 	}
-	if tool.TaskSupport != TaskRequired {
-		t.Fatalf("TaskSupport = %q, want %q", tool.TaskSupport, TaskRequired)
+	if got.TaskSupport != TaskRequired {
+		t.Fatalf("TaskSupport = %q, want %q", got.TaskSupport, TaskRequired)
 	}
 	return m
 }
@@ -150,6 +157,11 @@ func TestTaskToolInputRequiredAsksThroughElicitation(t *testing.T) {
 	if !slices.Contains(log.statuses(), taskInputRequired) {
 		t.Errorf("statuses = %v, want input_required among them", log.statuses())
 	}
+	// tasks/result, under way since the question, answers before any
+	// tasks/get sees the task completed: the call still ends it.
+	if got := log.statuses(); got[len(got)-1] != taskCompleted {
+		t.Errorf("statuses = %v, want the last to be completed once the call returned", got)
+	}
 }
 
 func TestAbortedTaskCallCancelsItsTaskOnTheServer(t *testing.T) {
@@ -175,6 +187,9 @@ func TestAbortedTaskCallCancelsItsTaskOnTheServer(t *testing.T) {
 	}
 	if got.Status != taskCancelled {
 		t.Errorf("the task is %q on the server after its call was aborted, want cancelled", got.Status)
+	}
+	if seen := log.statuses(); seen[len(seen)-1] != taskCancelled {
+		t.Errorf("statuses = %v, want the last to be cancelled once the aborted call returned", seen)
 	}
 }
 
