@@ -204,7 +204,8 @@ type (
 	// Pending is a parked run: its id and its questions.
 	Pending = actors.Pending
 	// RunStatus is where a run stands now: its state, its live summary,
-	// its questions while it waits, its result once ended.
+	// its questions while it waits, its result once ended. Its Calls are
+	// shared with the run and its other statuses: never modify them.
 	RunStatus = actors.RunReport
 )
 

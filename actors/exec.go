@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -184,15 +185,15 @@ func (a *execActor) Receive(c actor.Context) {
 		// stopped it after a failure.
 		if !a.answered {
 			a.logger.Error().Msg("exec: sandbox actor stopped without a result")
-			a.answer(sandbox.CrashResult(a.calls))
+			a.answer(sandbox.CrashResult(a.callsSoFar()))
 		}
 	case *actor.Stopping:
 		// Stopped before the run ended: this actor failed (its strategy
 		// stops it). The call still gets its answer.
 		if a.remote != nil {
-			a.answerRemote(c, sandbox.CrashResult(a.calls))
+			a.answerRemote(c, sandbox.CrashResult(a.callsSoFar()))
 		} else if !a.answered {
-			a.answer(sandbox.CrashResult(a.calls))
+			a.answer(sandbox.CrashResult(a.callsSoFar()))
 		}
 	}
 }
@@ -211,6 +212,11 @@ func (a *execActor) progressed() {
 
 // summary is the run's live summary as it stands.
 func (a *execActor) summary() string { return a.live.text(a.calls) }
+
+// callsSoFar are the nested calls made so far, sharing a.calls: the actor
+// only ever appends to it, and the slice handed out is clipped, so an
+// append by its holder copies rather than writes where the actor will.
+func (a *execActor) callsSoFar() []string { return slices.Clip(a.calls) }
 
 // start runs one nested call through the funnel on a goroutine of its own,
 // so a slow tool never holds up the mailbox. A panic on the call's path is

@@ -67,7 +67,9 @@ type ExecResult struct {
 	Text    string
 	Images  []sandbox.Image
 	Summary string
-	Calls   []string
+	// Calls are the nested calls made, in order; those of a run still
+	// going are shared with it: read them, never modify them.
+	Calls []string
 	// Audit lists the nested calls that reached the funnel (at most
 	// exectool.MaxAuditCalls; the rest are only counted): tool, outcome,
 	// duration and bytes returned; and what the script did with its

@@ -313,8 +313,10 @@ func (p *parkedRun) park(a *execActor, c actor.Context) {
 }
 
 // report is the run's report as it stands; res, when set, is its end.
+// Its Calls share a.calls, which is only ever appended to: a report per
+// change, queued for a slow watcher, costs no copy of every call.
 func (p *parkedRun) report(a *execActor, res *sandbox.Result) RunReport {
-	r := RunReport{ID: p.id, State: p.state, Calls: slices.Clone(a.calls), Summary: a.summary()}
+	r := RunReport{ID: p.id, State: p.state, Calls: a.callsSoFar(), Summary: a.summary()}
 	if res != nil {
 		r.Result = *res
 		r.Calls = res.Calls

@@ -80,7 +80,9 @@ type RunReport struct {
 	ID        RunID
 	State     RunState
 	Questions []Question
-	// Calls are the nested calls made so far, in order.
+	// Calls are the nested calls made so far, in order. They are shared
+	// with the run and every other report of it: read them, never modify
+	// them (copy first).
 	Calls []string
 	// Summary is the run's live summary: its calls and, while it goes, a
 	// line per nested call's task still running on its server, with the
