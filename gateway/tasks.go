@@ -210,10 +210,16 @@ func (t *execTask) info() taskInfo {
 		TTL: t.ttl.Milliseconds(), PollInterval: taskPollInterval.Milliseconds()}
 }
 
-// set records the task's status.
+// set records the task's status. An ended task's status is final: its
+// watcher may still be applying reports older than the one tasks/get or
+// tasks/cancel just read, and an older one must not make it working
+// again.
 func (t *execTask) set(status, message string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if mcpexec.RunState(t.status).Ended() {
+		return
+	}
 	if status != t.status || message != t.message {
 		t.status, t.message, t.updated = status, message, time.Now()
 	}
