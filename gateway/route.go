@@ -32,6 +32,9 @@ func newVersionRouter(g *Gateway) *versionRouter {
 }
 
 func (v *versionRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Only the gateway marks a request as carrying tasks (carryTaskParam):
+	// a copy the client sent goes, whichever handler serves the request.
+	r.Header.Del(tasksCarriedHeader)
 	if sessionless(r) {
 		if refusal := taskNameMismatch(r); refusal != nil {
 			w.Header().Set("Content-Type", "application/json")

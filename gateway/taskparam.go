@@ -21,8 +21,8 @@ import (
 // (carryTaskParam).
 
 // tasksCarriedHeader marks a request that reached the SDK through
-// carryTaskParam: its session is offered tasks. The handler sets it and
-// drops any copy a client sent.
+// carryTaskParam: its session is offered tasks. The handler sets it, after
+// versionRouter dropped any copy a client sent.
 const tasksCarriedHeader = "X-Mcpexec-Tasks-Carried"
 
 func (w *taskWire) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -37,7 +37,6 @@ func (w *taskWire) Read(ctx context.Context) (jsonrpc.Message, error) {
 // for tasks: a tools/call's task parameter goes into its _meta. A body too
 // large to read here goes on as it is, and the SDK refuses it.
 func carryTaskParam(r *http.Request) {
-	r.Header.Del(tasksCarriedHeader)
 	r.Header.Set(tasksCarriedHeader, "1")
 	if r.Method != http.MethodPost || r.Body == nil {
 		return
