@@ -94,9 +94,12 @@ func (p *parkedRun) receive(a *execActor, c actor.Context, m any) bool {
 		p.attach(a, m.waiter)
 		p.deliver(m.answers)
 		p.activity(a, c)
-		// Watchers hear where the run stands after the attach: a caller
-		// with no answer for a run that waits on people parks it again at
-		// once, which is no change.
+		// Watchers hear where the run stands after the attach. A caller
+		// with no answer for a run that waits on people alone (the script
+		// idle, every nested call in flight held by a question) parks it
+		// again within this message (settleIfQuiet), which is no change.
+		// Otherwise the run is working until its settle window closes and
+		// parks it again: watchers hear working, then input_required.
 		p.changed(a)
 	case *detachRun:
 		if i := slices.Index(p.waiters, m.waiter); i >= 0 {
