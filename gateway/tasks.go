@@ -438,7 +438,14 @@ func (g *Gateway) startTask(ctx context.Context, call *mcp.CallToolRequest, para
 		return toolResult(false, closingText, nil), nil
 	}
 	// The task is created with the run's status as the watch found it:
-	// every change after that is notified.
+	// every change after that is notified. A change can be notified
+	// before the SDK writes this result (the script's first call made at
+	// once, say): over stdio the notification may come first on the
+	// connection, and in an HTTP session it goes on another stream than
+	// the result, so no order exists to keep. Clients cope: the
+	// notifications are optional and a client polls tasks/get anyway, so
+	// one that drops the status of a task it does not know yet sees that
+	// status, or a newer one, at its next poll.
 	select {
 	case <-watching:
 	case <-ctx.Done():
