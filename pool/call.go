@@ -70,10 +70,14 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	defer done()
 	// A continuation goes out as its first leg did, task-augmented
 	// included: see callTask.
-	if m.asTask(tool) {
+	if m.asTask(live, tool) {
 		return m.callTask(ctx, live, flight, name, tool.Server, params)
 	}
 	callCtx, reply := withRawReply(ctx)
+	optIn := live.offersTasks && !returnsInput
+	if optIn {
+		callCtx = withTasksOptIn(callCtx)
+	}
 	started := time.Now()
 	res, err := live.session.CallTool(callCtx, params)
 	m.noteDuration(tool, time.Since(started))
@@ -92,6 +96,11 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 			srv.suspect()
 		}
 		return Result{}, ce
+	}
+	if optIn {
+		if task, ok := createdTask(reply.get()); ok {
+			return m.followExtensionTask(ctx, srv, live, flight, name, task)
+		}
 	}
 	return ProjectRaw(name, res, reply.get())
 }

@@ -111,6 +111,9 @@ type liveSession struct {
 	ended   chan struct{} // closed when the connection is gone
 	tap     *wireTap
 	tasks   *liveTasks
+	// newProtocol: the session speaks 2026-07-28 or later; offersTasks:
+	// its server declared the tasks extension (tasks20260728.go).
+	newProtocol, offersTasks bool
 }
 
 func (s *server) run(ctx context.Context) {
@@ -245,7 +248,9 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 			implementation = info.Name + " " + info.Version
 		}
 	}
-	s.live.Store(&liveSession{session: session, ended: ended, tap: tap, tasks: tasks})
+	tools = tasksAsOffered(session, tools)
+	s.live.Store(&liveSession{session: session, ended: ended, tap: tap, tasks: tasks,
+		newProtocol: newProtocol(session), offersTasks: offersTasksExtension(session)})
 	s.m.countConnect(s.cfg.Name)
 	s.m.publish(ServerTools{Server: s.cfg.Name, Instructions: instructions, Implementation: implementation, Tools: tools})
 	s.m.log.Debug().Str("server", s.cfg.Name).Int("tools", len(tools)).Msg("mcp server connected")

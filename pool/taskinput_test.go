@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpexec/mcpexec/elicit"
 	"github.com/mcpexec/mcpexec/internal/testservers"
 	"github.com/mcpexec/mcpexec/pool"
 )
@@ -100,15 +101,16 @@ func (c signConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return c.Connection.Write(ctx, &jsonrpc.Response{ID: resp.ID, Result: result})
 }
 
-// A continuation goes out as its first leg did: for a tool whose server
-// requires a task, every leg is task-augmented, the continuations carrying
-// the server's state and the answers beside task, and the call finishes.
-func TestAContinuationOfATaskAugmentedCallStaysTaskAugmented(t *testing.T) {
+// A server of 2026-07-28 that did not declare the tasks extension and
+// marks a tool as requiring a task gets plain calls of it: the 2025-style
+// task param means nothing to it, so every leg, continuations included,
+// goes out without one, and the catalog does not mark the tool @task.
+func TestA2026ServersTaskToolIsCalledWithoutTheTaskParam(t *testing.T) {
 	server := &taskRequiredSign{}
 	m := start(t, []pool.ServerConfig{{Name: "ledger", Dial: server.dial(testservers.Ledger())}}, pool.Options{Gate: &countingGate{}})
 	waitFor(t, m, "the sign tool", has("mcp__ledger__sign"))
-	if tool, _ := m.Snapshot().Lookup("mcp__ledger__sign"); tool.TaskSupport != pool.TaskRequired {
-		t.Fatalf("sign's task support is %q, want it required: %+v", tool.TaskSupport, tool)
+	if tool, _ := m.Snapshot().Lookup("mcp__ledger__sign"); tool.TaskSupport != "" {
+		t.Fatalf("sign's task support is %q, want none for a server without the tasks extension", tool.TaskSupport)
 	}
 	ctx := context.Background()
 	args := raw(`{"what":"entry"}`)
@@ -129,9 +131,44 @@ func TestAContinuationOfATaskAugmentedCallStaysTaskAugmented(t *testing.T) {
 	if err != nil || res.InputRequired != nil || !strings.Contains(res.Value.(string), `"witness":{"witness":"Charles"}`) {
 		t.Fatalf("last round: %+v %v, want the signature", res, err)
 	}
-	calls := server.signCalls()
-	if len(calls) != 3 {
-		t.Fatalf("sign was called %d times, want three legs", len(calls))
+	checkSignLegs(t, server.signCalls(), 3)
+}
+
+// A script's call of such a tool, whose server asks by input_required,
+// has its questions answered through the pool's Elicitor and finishes: a
+// task-param'd call once failed here after the person was asked, as the
+// SDK's client could not retry it.
+func TestA2026ServersTaskToolAsksThroughTheElicitor(t *testing.T) {
+	server := &taskRequiredSign{}
+	var mu sync.Mutex
+	var asked []string
+	answers := map[string]map[string]any{testservers.SignMessage: {"signer": "Ada"}, testservers.WitnessMessage: {"witness": "Charles"}}
+	m := start(t, []pool.ServerConfig{{Name: "ledger", Dial: server.dial(testservers.Ledger())}}, pool.Options{Gate: &countingGate{},
+		Elicitor: elicit.Func(func(_ context.Context, r elicit.Request) (elicit.Response, error) {
+			mu.Lock()
+			asked = append(asked, r.Message)
+			mu.Unlock()
+			return elicit.Response{Action: elicit.Accept, Content: answers[r.Message]}, nil
+		})})
+	waitFor(t, m, "the sign tool", has("mcp__ledger__sign"))
+	res, err := m.Call(context.Background(), "mcp__ledger__sign", raw(`{"what":"entry"}`))
+	if err != nil || !strings.Contains(res.Value.(string), `"witness":{"witness":"Charles"}`) {
+		t.Fatalf("call: %+v %v, want the signature", res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 2 || asked[0] != testservers.SignMessage || asked[1] != testservers.WitnessMessage {
+		t.Errorf("asked %q, want the signer then the witness", asked)
+	}
+	checkSignLegs(t, server.signCalls(), 3)
+}
+
+// checkSignLegs checks that sign was called in n legs, none with the
+// 2025-style task param, the continuations carrying state and answers.
+func checkSignLegs(t *testing.T, calls []json.RawMessage, n int) {
+	t.Helper()
+	if len(calls) != n {
+		t.Fatalf("sign was called %d times, want %d legs", len(calls), n)
 	}
 	for i, params := range calls {
 		var p struct {
@@ -142,8 +179,8 @@ func TestAContinuationOfATaskAugmentedCallStaysTaskAugmented(t *testing.T) {
 		if err := json.Unmarshal(params, &p); err != nil {
 			t.Fatal(err)
 		}
-		if len(p.Task) == 0 {
-			t.Errorf("leg %d went out without task: %s", i+1, params)
+		if len(p.Task) != 0 {
+			t.Errorf("leg %d went out with the task param: %s", i+1, params)
 		}
 		if continues := i > 0; continues != (p.RequestState != "" && len(p.InputResponses) > 0) {
 			t.Errorf("leg %d: %s, want the state and the answers on the continuations alone", i+1, params)

@@ -79,7 +79,9 @@ type taskParams struct {
 }
 
 // taskState is a task as tasks/get and tasks/cancel return it, and inside
-// the result of a task-augmented tools/call.
+// the result of a task-augmented tools/call; for a server of 2026-07-28
+// (tasks20260728.go), as its CreateTaskResult and tasks/get give it, with
+// the fields only that version has.
 type taskState struct {
 	mcp.ResultBase
 	TaskID        string `json:"taskId"`
@@ -90,6 +92,18 @@ type taskState struct {
 	TTL *int64 `json:"ttl,omitempty"`
 	// PollInterval is the server's suggested interval (milliseconds).
 	PollInterval *int64 `json:"pollInterval,omitempty"`
+
+	// TTLMs and PollIntervalMs are TTL and PollInterval as 2026-07-28
+	// names them.
+	TTLMs          *int64 `json:"ttlMs,omitempty"`
+	PollIntervalMs *int64 `json:"pollIntervalMs,omitempty"`
+	// Result is the ended task's result, as the server wrote it.
+	Result json.RawMessage `json:"result,omitempty"`
+	// Error is why a failed task failed.
+	Error *taskFailure `json:"error,omitempty"`
+	// InputRequests are the questions a task waits on, as the server
+	// wrote them.
+	InputRequests json.RawMessage `json:"inputRequests,omitempty"`
 }
 
 func (t taskState) terminal() bool {
@@ -103,13 +117,16 @@ func (t taskState) pollEvery() time.Duration {
 	return max(time.Duration(*t.PollInterval)*time.Millisecond, minTaskPoll)
 }
 
-// registerTaskMethods lets the client send the task methods.
+// registerTaskMethods lets the client send the task methods of both
+// versions, and declare the extension where a request opts in.
 func registerTaskMethods(c *mcp.Client) {
 	// The names are not standard methods of this SDK, so registering
 	// cannot fail.
 	_ = mcp.AddSendingCustomMethod[*taskParams, *taskState](c, methodTaskGet)
 	_ = mcp.AddSendingCustomMethod[*taskParams, *taskState](c, methodTaskCancel)
 	_ = mcp.AddSendingCustomMethod[*taskParams, *mcp.CallToolResult](c, methodTaskResult)
+	_ = mcp.AddSendingCustomMethod[*taskUpdateParams, *taskAck](c, methodTaskUpdate)
+	c.AddSendingMiddleware(declareTasksExtension)
 }
 
 // taskSupportOf keeps the execution.taskSupport values that let a tool run
@@ -149,8 +166,13 @@ func taskStatusFrom(ctx context.Context) func(TaskStatus) {
 	return f
 }
 
-// asTask reports whether a call of tool goes out as a task.
-func (m *Manager) asTask(tool Tool) bool {
+// asTask reports whether a call of tool goes out as a task the 2025-11-25
+// way: never to a server of 2026-07-28, which ignores the task param and
+// decides itself (tasks20260728.go).
+func (m *Manager) asTask(live *liveSession, tool Tool) bool {
+	if live.newProtocol {
+		return false
+	}
 	switch tool.TaskSupport {
 	case TaskRequired:
 		return true
@@ -230,6 +252,11 @@ type taskWatch struct {
 	started      time.Time
 	// cancelled is set once the call asked the server to cancel the task.
 	cancelled bool
+	// srv and answered serve a task of the extension (tasks20260728.go):
+	// the server whose elicitation path its questions take, and the keys
+	// of those answered.
+	srv      *server
+	answered map[string]bool
 }
 
 type taskOutcome struct {
@@ -315,8 +342,19 @@ func (w *taskWatch) cancel() {
 		log.Info().Err(err).Msg("could not cancel the task of a call that ended")
 		return
 	}
+	if w.extension() {
+		// The extension's tasks/cancel answers with an empty ack: the
+		// task's status is for tasks/get to say.
+		if got, err = mcp.CallCustomMethod[*taskParams, *taskState](ctx, w.live.session, methodTaskGet, &taskParams{TaskID: w.task.TaskID}); err != nil {
+			log.Info().Err(err).Msg("cancelled the task of a call that ended; its status is unknown")
+			return
+		}
+	}
 	log.Debug().Str("status", got.Status).Msg("cancelled the task of a call that ended")
 }
+
+// extension reports whether the task is one of the 2026-07-28 extension.
+func (w *taskWatch) extension() bool { return w.srv != nil }
 
 // report hands the task's status to whoever watches the call.
 func (w *taskWatch) report() {

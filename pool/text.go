@@ -48,3 +48,11 @@ func textReplyTooLarge(name, server, size string) string {
 func textTaskExpired(name, server string) string {
 	return fmt.Sprintf("MCP tool %q failed: it ran as a task on its server %q and outlived the time the server keeps a task, so its result is lost.", name, server)
 }
+
+func textTaskFailed(name, server, why string) string {
+	return fmt.Sprintf("MCP tool %q failed: it ran as a task on its server %q, and the task failed: %s", name, server, why)
+}
+
+func textTaskCancelled(name, server string) string {
+	return fmt.Sprintf("MCP tool %q failed: it ran as a task on its server %q, and the server cancelled the task.", name, server)
+}

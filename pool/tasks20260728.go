@@ -1,0 +1,304 @@
+package pool
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// This file is the client side of MCP tasks for servers of 2026-07-28,
+// where they are the io.modelcontextprotocol/tasks extension (SEP-2663)
+// and work unlike the experimental tasks of 2025-11-25 (tasks.go): the
+// client declares the extension in a request's _meta client capabilities
+// and the server alone decides whether the call becomes a task. It then
+// answers with a CreateTaskResult (resultType "task", the task's fields
+// flat); tasks/get reports the task with its result inlined once it ended,
+// or with inputRequests while it waits for answers, which tasks/update
+// gives; tasks/cancel cancels it. There is no task param, tasks/result or
+// tasks/list.
+//
+// Every call to a server that declared the extension opts in, so the
+// server decides, as the extension intends: a quick call still answers in
+// the call, and the pool cannot know better which calls run long. The one
+// exception is a call whose caller takes the server's requests for input
+// itself (WithInputReturned): a task's questions are answered by
+// tasks/update, which the caller's continuation (a tools/call retry)
+// cannot carry, so such a call does not opt in and its server answers it
+// in the call, asking by input_required as before.
+
+// tasksExtension names the extension.
+const tasksExtension = "io.modelcontextprotocol/tasks"
+
+const methodTaskUpdate = "tasks/update"
+
+// resultTypeTask marks a CreateTaskResult.
+const resultTypeTask = "task"
+
+// taskUpdateParams answers a task's inputRequests.
+type taskUpdateParams struct {
+	mcp.ParamsBase
+	TaskID         string               `json:"taskId"`
+	InputResponses mcp.InputResponseMap `json:"inputResponses"`
+}
+
+// taskAck is tasks/update's empty answer.
+type taskAck struct {
+	mcp.ResultBase
+}
+
+// taskFailure is the error a failed task of the extension reports.
+type taskFailure struct {
+	Code    int64  `json:"code"`
+	Message string `json:"message"`
+}
+
+// newProtocol reports whether session speaks MCP 2026-07-28 or later,
+// where tasks are the extension.
+func newProtocol(session *mcp.ClientSession) bool {
+	init := session.InitializeResult()
+	return init != nil && init.ProtocolVersion >= "2026-07-28"
+}
+
+// offersTasksExtension reports whether session's server declared the
+// extension (server/discover's capabilities.extensions).
+func offersTasksExtension(session *mcp.ClientSession) bool {
+	init := session.InitializeResult()
+	if !newProtocol(session) || init.Capabilities == nil {
+		return false
+	}
+	_, ok := init.Capabilities.Extensions[tasksExtension]
+	return ok
+}
+
+// tasksAsOffered keeps the tools' task support where calls of them can
+// run as tasks: with a server of 2026-07-28 only when it declared the
+// extension (its tools/list may still mark tools that need or allow one).
+func tasksAsOffered(session *mcp.ClientSession, tools []Tool) []Tool {
+	if !newProtocol(session) || offersTasksExtension(session) {
+		return tools
+	}
+	for i := range tools {
+		tools[i].TaskSupport = ""
+	}
+	return tools
+}
+
+type tasksOptInKey struct{}
+
+// withTasksOptIn returns ctx under which a request to a server of
+// 2026-07-28 declares the extension (declareTasksExtension).
+func withTasksOptIn(ctx context.Context) context.Context {
+	return context.WithValue(ctx, tasksOptInKey{}, true)
+}
+
+// declareTasksExtension adds the extension to the _meta client
+// capabilities of a request sent under withTasksOptIn. The SDK fills those
+// capabilities in before the sending middleware runs (only for sessions of
+// 2026-07-28 or later, which is why a request without them is left alone),
+// and its retries of a call that asked for input copy the params, so they
+// declare it too.
+func declareTasksExtension(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if optIn, _ := ctx.Value(tasksOptInKey{}).(bool); optIn {
+			if params := req.GetParams(); params != nil {
+				if caps, ok := params.GetMeta()[mcp.MetaKeyClientCapabilities]; ok {
+					// A copy: the params' own map may be the caller's.
+					meta := maps.Clone(params.GetMeta())
+					meta[mcp.MetaKeyClientCapabilities] = withExtension(caps)
+					params.SetMeta(meta)
+				}
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// withExtension is caps, as the SDK encodes them, with the extension.
+func withExtension(caps any) any {
+	raw, err := json.Marshal(caps)
+	if err != nil {
+		return caps
+	}
+	var obj map[string]any
+	if json.Unmarshal(raw, &obj) != nil || obj == nil {
+		return caps
+	}
+	ext, _ := obj["extensions"].(map[string]any)
+	if ext == nil {
+		ext = map[string]any{}
+	}
+	ext[tasksExtension] = map[string]any{}
+	obj["extensions"] = ext
+	return obj
+}
+
+// createdTask reads a tools/call reply's raw result: the task the server
+// made of the call, if it is a CreateTaskResult.
+func createdTask(raw json.RawMessage) (taskState, bool) {
+	var created struct {
+		ResultType string `json:"resultType"`
+		taskState
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &created) != nil || created.ResultType != resultTypeTask || created.TaskID == "" {
+		return taskState{}, false
+	}
+	created.taskState.fromExtension()
+	return created.taskState, true
+}
+
+// followExtensionTask follows the task a server of 2026-07-28 made of a
+// call to its end, and returns its result. When ctx ends or the connection
+// closes, the task is cancelled on the server before the call returns.
+func (m *Manager) followExtensionTask(ctx context.Context, srv *server, live *liveSession, flight *callInFlight, name string, task taskState) (Result, error) {
+	w := &taskWatch{m: m, ctx: withTasksOptIn(ctx), live: live, srv: srv, name: name, server: srv.cfg.Name,
+		onStatus: taskStatusFrom(ctx), onProgress: progressFrom(ctx), task: task, started: time.Now(), answered: map[string]bool{}}
+	if !live.tasks.enter() {
+		w.cancel()
+		return Result{}, &CallError{Tool: name, Kind: KindConnectionLost, msg: textConnectionLost(name, w.server)}
+	}
+	defer live.tasks.leave()
+	flight.setTask(task.TaskID)
+	w.report()
+	out, err := w.awaitExtension()
+	w.reportEnd(err)
+	return out, err
+}
+
+// awaitExtension polls the task no faster than the server asks until it
+// ends, answering its questions on the way.
+func (w *taskWatch) awaitExtension() (Result, error) {
+	timer := time.NewTimer(w.task.pollEvery())
+	defer timer.Stop()
+	for {
+		select {
+		case <-w.ctx.Done():
+			w.cancel()
+			return Result{}, callError(w.ctx, w.name, w.server, nil, w.ctx.Err())
+		case <-w.live.tasks.closing:
+			w.cancel()
+			return Result{}, &CallError{Tool: w.name, Kind: KindConnectionLost, msg: textConnectionLost(w.name, w.server)}
+		case <-timer.C:
+		}
+		if w.expired() {
+			w.cancel()
+			return Result{}, &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskExpired(w.name, w.server)}
+		}
+		next, err := mcp.CallCustomMethod[*taskParams, *taskState](w.ctx, w.live.session, methodTaskGet, &taskParams{TaskID: w.task.TaskID})
+		if err != nil {
+			if w.ctx.Err() != nil {
+				timer.Reset(0) // the select above cancels it
+				continue
+			}
+			w.cancel()
+			return Result{}, callError(w.ctx, w.name, w.server, w.live.ended, err)
+		}
+		next.fromExtension()
+		changed := next.Status != w.task.Status || next.StatusMessage != w.task.StatusMessage
+		w.task.Status, w.task.StatusMessage = next.Status, next.StatusMessage
+		if next.PollInterval != nil {
+			w.task.PollInterval = next.PollInterval
+		}
+		if changed {
+			w.report()
+		}
+		switch next.Status {
+		case taskCompleted:
+			return w.inlinedResult(next)
+		case taskFailed:
+			if len(next.Result) > 0 {
+				return w.inlinedResult(next)
+			}
+			why := "it gave no reason"
+			if next.Error != nil && next.Error.Message != "" {
+				why = w.m.forModel(next.Error.Message) // the server's own words
+			}
+			return Result{}, &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskFailed(w.name, w.server, why)}
+		case taskCancelled:
+			return Result{}, &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskCancelled(w.name, w.server)}
+		case taskInputRequired:
+			if err := w.answer(next.InputRequests); err != nil {
+				w.cancel()
+				return Result{}, err
+			}
+		}
+		timer.Reset(w.task.pollEvery())
+	}
+}
+
+// inlinedResult is the call's result: the one tasks/get inlined.
+func (w *taskWatch) inlinedResult(t *taskState) (Result, error) {
+	var res mcp.CallToolResult
+	if err := json.Unmarshal(t.Result, &res); err != nil {
+		return Result{}, &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskFailed(w.name, w.server, "its result could not be read"), err: err}
+	}
+	return ProjectRaw(w.name, &res, t.Result)
+}
+
+// answer puts the task's questions not answered yet through the pool's
+// elicitation path and gives the answers by tasks/update. A server may
+// report the questions once more before it took the answers in: those
+// are not asked again.
+func (w *taskWatch) answer(requests json.RawMessage) error {
+	var asked mcp.InputRequestMap
+	if len(requests) > 0 {
+		if err := json.Unmarshal(requests, &asked); err != nil {
+			return &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskFailed(w.name, w.server, "its questions could not be read"), err: err}
+		}
+	}
+	responses := mcp.InputResponseMap{}
+	for key, req := range asked {
+		if w.answered[key] {
+			continue
+		}
+		resp, err := w.respond(req)
+		if err != nil {
+			return err
+		}
+		responses[key] = resp
+	}
+	if len(responses) == 0 {
+		return nil
+	}
+	if _, err := mcp.CallCustomMethod[*taskUpdateParams, *taskAck](w.ctx, w.live.session, methodTaskUpdate,
+		&taskUpdateParams{TaskID: w.task.TaskID, InputResponses: responses}); err != nil {
+		return callError(w.ctx, w.name, w.server, w.live.ended, err)
+	}
+	for key := range responses {
+		w.answered[key] = true
+	}
+	return nil
+}
+
+// respond answers one of a task's questions as the pool answers one the
+// server asks during a call: elicitation through the call's Elicitor,
+// roots with the pool's (none), sampling with the embedder's handler.
+func (w *taskWatch) respond(req mcp.InputRequest) (mcp.InputResponse, error) {
+	switch p := req.(type) {
+	case *mcp.ElicitParams:
+		if w.m.opts.Elicitor == nil {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}
+		return w.srv.elicit(w.ctx, &mcp.ElicitRequest{Session: w.live.session, Params: p})
+	case *mcp.ListRootsParams:
+		return &mcp.ListRootsResult{Roots: []*mcp.Root{}}, nil
+	case *mcp.CreateMessageWithToolsParams:
+		if h := w.m.opts.ClientOptions.CreateMessageWithToolsHandler; h != nil {
+			return h(w.ctx, &mcp.CreateMessageWithToolsRequest{Session: w.live.session, Params: p})
+		}
+	}
+	return nil, &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskFailed(w.name, w.server, "it asked for a kind of input this client does not give")}
+}
+
+// fromExtension fills the task's interval and time to live in from the
+// fields the extension names them by.
+func (t *taskState) fromExtension() {
+	if t.TTL == nil {
+		t.TTL = t.TTLMs
+	}
+	if t.PollInterval == nil {
+		t.PollInterval = t.PollIntervalMs
+	}
+}
