@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"net/http"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -153,7 +154,7 @@ func createdTask(raw json.RawMessage) (taskState, bool) {
 // call to its end, and returns its result. When ctx ends or the connection
 // closes, the task is cancelled on the server before the call returns.
 func (m *Manager) followExtensionTask(ctx context.Context, srv *server, live *liveSession, flight *callInFlight, name string, task taskState) (Result, error) {
-	w := &taskWatch{m: m, ctx: withTasksOptIn(ctx), live: live, srv: srv, name: name, server: srv.cfg.Name,
+	w := &taskWatch{m: m, ctx: withTaskName(withTasksOptIn(ctx), task.TaskID), live: live, srv: srv, name: name, server: srv.cfg.Name,
 		onStatus: taskStatusFrom(ctx), onProgress: progressFrom(ctx), task: task, started: time.Now(), answered: map[string]bool{}}
 	if !live.tasks.enter() {
 		w.cancel()
@@ -301,4 +302,33 @@ func (t *taskState) fromExtension() {
 	if t.PollInterval == nil {
 		t.PollInterval = t.PollIntervalMs
 	}
+}
+
+type taskNameKey struct{}
+
+// withTaskName returns ctx under which the task methods name their task
+// over HTTP (taskNameRoundTripper).
+func withTaskName(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, taskNameKey{}, id)
+}
+
+// taskNameRoundTripper sets the Mcp-Name header of a task method sent
+// over HTTP at 2026-07-28: it names the task, as tools/call's names its
+// tool, and servers refuse a task method without it. The SDK sets the
+// header for the standard methods alone; it hands the request's context
+// to the HTTP request, which is how the task's id gets here.
+type taskNameRoundTripper struct {
+	next http.RoundTripper
+}
+
+func (t taskNameRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	id, ok := req.Context().Value(taskNameKey{}).(string)
+	switch req.Header.Get("Mcp-Method") {
+	case methodTaskGet, methodTaskUpdate, methodTaskCancel:
+		if ok && req.Header.Get("Mcp-Name") == "" {
+			req = req.Clone(req.Context()) // a RoundTripper leaves its request as it was given
+			req.Header.Set("Mcp-Name", id)
+		}
+	}
+	return t.next.RoundTrip(req)
 }

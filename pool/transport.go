@@ -34,7 +34,7 @@ func transportFor(ctx context.Context, cfg ServerConfig, opts *Options, tap *wir
 		// The tap sees what the limiter lets through, never a reply
 		// over the limit.
 		client := *httpClient(opts.HTTPClient, cfg.Headers)
-		client.Transport = traced(opts, tapRoundTripper{next: limitRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, limit: int64(cfg.maxReplyBytes())}, tap: tap})
+		client.Transport = traced(opts, taskNameRoundTripper{next: tapRoundTripper{next: limitRoundTripper{next: watchRoundTripper{next: orDefault(client.Transport), broken: broken}, limit: int64(cfg.maxReplyBytes())}, tap: tap}})
 		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: &client, OAuthHandler: authz, MaxEventSize: sdkEventLimit(cfg.maxReplyBytes())}, nil
 	}
 }
