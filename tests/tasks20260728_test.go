@@ -53,6 +53,26 @@ func upstreamExec(code string) json.RawMessage {
 	return args
 }
 
+// approvals allows every call it is asked about once, and records the
+// questions.
+type approvals struct {
+	mu    sync.Mutex
+	asked []elicit.Request
+}
+
+func (a *approvals) Elicit(_ context.Context, r elicit.Request) (elicit.Response, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.asked = append(a.asked, r)
+	return elicit.Response{Action: elicit.Accept, Content: map[string]any{"answer": "allow once"}}, nil
+}
+
+func (a *approvals) all() []elicit.Request {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]elicit.Request{}, a.asked...)
+}
+
 // bounded is a context that ends a run the test gave up on.
 func bounded(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -123,12 +143,8 @@ func TestA2026UpstreamsLongExecArrivesThroughItsTask(t *testing.T) {
 // task complete with the approved call's result.
 func TestA2026UpstreamsTaskQuestionIsAnsweredThroughTheElicitor(t *testing.T) {
 	mark := newRunMark(t)
-	asked := make(chan elicit.Request, 4)
-	answer := elicit.Func(func(_ context.Context, r elicit.Request) (elicit.Response, error) {
-		asked <- r
-		return elicit.Response{Action: elicit.Accept, Content: map[string]any{"answer": "allow once"}}, nil
-	})
-	sys := upstreamOf(t, mark, `{"permissions": {"allow": ["mcp__l__write"], "ask": ["mcp__l__read"]}}`, mcpexec.Options{Elicitor: answer})
+	asked := &approvals{}
+	sys := upstreamOf(t, mark, `{"permissions": {"allow": ["mcp__l__write"], "ask": ["mcp__l__read"]}}`, mcpexec.Options{Elicitor: asked})
 	seen := &summaries{}
 	// The write makes the task's status line, before the question: the
 	// sleep outlasts the second after which the upstream makes a task.
@@ -137,10 +153,11 @@ func TestA2026UpstreamsTaskQuestionIsAnsweredThroughTheElicitor(t *testing.T) {
 	if !res.OK || res.Text != "true" {
 		t.Fatalf("result %q (ok %v)", res.Text, res.OK)
 	}
-	if len(asked) != 1 {
-		t.Fatalf("asked %d questions, want the approval alone", len(asked))
+	qs := asked.all()
+	if len(qs) != 1 {
+		t.Fatalf("asked %+v, want the approval alone", qs)
 	}
-	q := <-asked
+	q := qs[0]
 	if q.Server != "up" || !strings.Contains(q.Message, "mcp__l__read") || len(q.Tools) != 1 || q.Tools[0] != "mcp__up__Exec" {
 		t.Errorf("question = %+v, want the upstream's approval of the read, about the outer call", q)
 	}
@@ -158,18 +175,14 @@ func TestA2026UpstreamsTaskQuestionIsAnsweredThroughTheElicitor(t *testing.T) {
 // finishes the call (no "could not be reached").
 func TestA2026UpstreamsQuestionBeforeATaskIsAnsweredInTheCall(t *testing.T) {
 	mark := newRunMark(t)
-	asked := make(chan elicit.Request, 4)
-	answer := elicit.Func(func(_ context.Context, r elicit.Request) (elicit.Response, error) {
-		asked <- r
-		return elicit.Response{Action: elicit.Accept, Content: map[string]any{"answer": "allow once"}}, nil
-	})
-	sys := upstreamOf(t, mark, `{"permissions": {"ask": ["mcp__l__read"]}}`, mcpexec.Options{Elicitor: answer})
+	asked := &approvals{}
+	sys := upstreamOf(t, mark, `{"permissions": {"ask": ["mcp__l__read"]}}`, mcpexec.Options{Elicitor: asked})
 	res := sys.Exec(bounded(t), upstreamExec(`return await tools.mcp__l__read({key: "y"});`), nil)
 	if !res.OK || res.Text != "false" {
 		t.Fatalf("result %q (ok %v)", res.Text, res.OK)
 	}
-	if len(asked) != 1 {
-		t.Errorf("asked %d questions, want the approval alone", len(asked))
+	if qs := asked.all(); len(qs) != 1 || !strings.Contains(qs[0].Message, "mcp__l__read") {
+		t.Errorf("asked %+v, want the approval of the read alone", qs)
 	}
 }
 
