@@ -68,8 +68,6 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	}
 	ctx, flight, done := srv.calls.add(ctx, name)
 	defer done()
-	// A continuation goes out as its first leg did, task-augmented
-	// included: see callTask.
 	if m.asTask(live, tool) {
 		return m.callTask(ctx, live, flight, name, tool.Server, params)
 	}

@@ -64,9 +64,9 @@ func WithInputReturned(ctx context.Context) context.Context {
 
 // WithContinuation returns ctx under which a call is the continuation of
 // one whose server returned InputRequired: it sends the server its state
-// and the responses in place of a fresh call, as the first leg went out
-// (task-augmented or not; to a server of 2026-07-28 neither leg opts in
-// to its tasks extension, see tasks20260728.go). Nobody is asked about it again: the caller
+// and the responses in place of a fresh call (to a server of 2026-07-28,
+// whose calls alone ask by input_required; neither leg opts in to its
+// tasks extension, see tasks20260728.go). Nobody is asked about it again: the caller
 // vouches that the first leg was admitted (a gateway checks the MAC of the
 // state it issued); a Gate that is a RuleGate still refuses it when its
 // rules forbid the call now. A server that asks again is returned again,

@@ -50,21 +50,14 @@ const (
 	slowCallThreshold = 10 * time.Second
 )
 
-// taskCallParams is a task-augmented tools/call's params. A server of MCP
-// 2026-07-28 may answer such a call with input_required rather than make a
-// task (multi round-trip requests apply to every tools/call; the tasks
-// extension lets the server decide per request whether a task is made, and
-// only a task once made takes its answers by tasks/update). The retry is
-// then the same request with the answers and the server's requestState
-// added, so it carries task too: a server whose tool requires a task
-// refuses a retry without it.
+// taskCallParams is a task-augmented tools/call's params. Only a session
+// of 2025-11-25 or older gets one (asTask), so no server answers it with
+// input_required, which came with 2026-07-28.
 type taskCallParams struct {
 	mcp.ParamsBase
-	Name           string               `json:"name"`
-	Arguments      any                  `json:"arguments"`
-	Task           taskMetadata         `json:"task"`
-	InputResponses mcp.InputResponseMap `json:"inputResponses,omitempty"`
-	RequestState   string               `json:"requestState,omitempty"`
+	Name      string       `json:"name"`
+	Arguments any          `json:"arguments"`
+	Task      taskMetadata `json:"task"`
 }
 
 type taskMetadata struct {
@@ -211,14 +204,7 @@ func (m *Manager) callTask(ctx context.Context, live *liveSession, flight *callI
 		args = map[string]any{}
 	}
 	res, err := mcp.CallCustomMethod[*taskCallParams, *mcp.CallToolResult](callCtx, session, "tools/call",
-		&taskCallParams{ParamsBase: mcp.ParamsBase{Meta: params.Meta}, Name: params.Name, Arguments: args,
-			InputResponses: params.InputResponses, RequestState: params.RequestState})
-	if _, returnsInput := inputRouteOf(ctx); returnsInput && ctx.Err() == nil {
-		// A server may ask at once, rather than make a task.
-		if in, ok := inputRequiredIn(reply.get()); ok {
-			return Result{InputRequired: in}, nil
-		}
-	}
+		&taskCallParams{ParamsBase: mcp.ParamsBase{Meta: params.Meta}, Name: params.Name, Arguments: args})
 	if err != nil {
 		live.tap.forget(reply)
 		return Result{}, callError(ctx, name, server, live.ended, err)
