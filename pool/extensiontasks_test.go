@@ -1,0 +1,269 @@
+package pool_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpexec/mcpexec/elicit"
+	"github.com/mcpexec/mcpexec/internal/testservers"
+	"github.com/mcpexec/mcpexec/pool"
+)
+
+// taskServer is a server of 2026-07-28 that declares the tasks extension
+// and makes a task of every call of its tool job whose request declared
+// the extension too. What tasks/get reports is the test's (answer); the
+// server records the task methods it was sent. The real tasks of this
+// extension are tested against `mcpexec serve` (tests/); this one steps
+// a task through what a test needs at an exact moment: an expiry, a
+// failure, a question.
+type taskServer struct {
+	created string // the CreateTaskResult's task fields, without resultType
+	// answer is tasks/get's answer, given the gets so far (1 for the
+	// first) and the inputResponses tasks/update gave.
+	answer func(gets int, answers mcp.InputResponseMap) string
+
+	mu       sync.Mutex
+	optedIn  []bool
+	gets     []time.Time
+	made     time.Time
+	answers  mcp.InputResponseMap
+	cancels  int
+	getNames []string
+}
+
+const tasksExtensionName = "io.modelcontextprotocol/tasks"
+
+type taskIDParams struct {
+	mcp.ParamsBase
+	TaskID string `json:"taskId"`
+}
+
+type taskUpdate struct {
+	mcp.ParamsBase
+	TaskID         string               `json:"taskId"`
+	InputResponses mcp.InputResponseMap `json:"inputResponses"`
+}
+
+// rawResult is a result written as given.
+type rawResult struct {
+	mcp.ResultBase
+	raw json.RawMessage
+}
+
+func (r *rawResult) MarshalJSON() ([]byte, error) { return r.raw, nil }
+
+func (s *taskServer) server() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "tasks", Version: "1"}, &mcp.ServerOptions{
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Extensions: map[string]any{tasksExtensionName: map[string]any{}}}})
+	srv.AddTool(&mcp.Tool{Name: "job", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "answered in the call"}}}, nil
+		})
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			call, ok := req.(*mcp.CallToolRequest)
+			if !ok || call.Params.Name != "job" {
+				return next(ctx, method, req)
+			}
+			caps := call.ClientCapabilities()
+			_, optedIn := caps.Extensions[tasksExtensionName]
+			s.mu.Lock()
+			s.optedIn = append(s.optedIn, optedIn)
+			s.made = time.Now()
+			s.mu.Unlock()
+			if !optedIn {
+				return next(ctx, method, req)
+			}
+			return &rawResult{raw: json.RawMessage(`{"resultType":"task",` + s.created[1:])}, nil
+		}
+	})
+	_ = mcp.AddReceivingCustomMethod(srv, "tasks/get", func(_ context.Context, _ *mcp.ServerSession, p *taskIDParams) (*rawResult, error) {
+		s.mu.Lock()
+		s.gets = append(s.gets, time.Now())
+		s.getNames = append(s.getNames, p.TaskID)
+		gets, answers := len(s.gets), s.answers
+		s.mu.Unlock()
+		return &rawResult{raw: json.RawMessage(s.answer(gets, answers))}, nil
+	})
+	_ = mcp.AddReceivingCustomMethod(srv, "tasks/update", func(_ context.Context, _ *mcp.ServerSession, p *taskUpdate) (*rawResult, error) {
+		s.mu.Lock()
+		s.answers = p.InputResponses
+		s.mu.Unlock()
+		return &rawResult{raw: json.RawMessage(`{"resultType":"complete"}`)}, nil
+	})
+	_ = mcp.AddReceivingCustomMethod(srv, "tasks/cancel", func(context.Context, *mcp.ServerSession, *taskIDParams) (*rawResult, error) {
+		s.mu.Lock()
+		s.cancels++
+		s.mu.Unlock()
+		return &rawResult{raw: json.RawMessage(`{"resultType":"complete"}`)}, nil
+	})
+	return srv
+}
+
+func (s *taskServer) start(t *testing.T, opts pool.Options) *pool.Manager {
+	t.Helper()
+	opts.Gate = &countingGate{}
+	m := start(t, []pool.ServerConfig{{Name: "tasks", Dial: testservers.DialInMemory(s.server())}}, opts)
+	waitFor(t, m, "the job tool", has("mcp__tasks__job"))
+	return m
+}
+
+func (s *taskServer) cancelled() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cancels
+}
+
+func callJob(t *testing.T, m *pool.Manager, ctx context.Context) (pool.Result, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, patience)
+	defer cancel()
+	return m.Call(ctx, "mcp__tasks__job", nil)
+}
+
+// The call follows the task the server made of it, polling tasks/get no
+// faster than the server's pollIntervalMs (and not before it has passed
+// once), and its result is the one tasks/get inlined. Every call opts in
+// to the extension, and every task method names the task.
+func TestATaskOfTheExtensionIsPolledAtItsIntervalToItsInlinedResult(t *testing.T) {
+	const every = 100 * time.Millisecond
+	s := &taskServer{created: `{"taskId":"t1","status":"working","ttlMs":60000,"pollIntervalMs":100}`,
+		answer: func(gets int, _ mcp.InputResponseMap) string {
+			if gets < 3 {
+				return `{"resultType":"complete","taskId":"t1","status":"working","statusMessage":"step ` + string(rune('0'+gets)) + `"}`
+			}
+			return `{"resultType":"complete","taskId":"t1","status":"completed","result":{"content":[{"type":"text","text":"done"}],"structuredContent":{"z":1,"a":2}}}`
+		}}
+	var mu sync.Mutex
+	var statuses []pool.TaskStatus
+	m := s.start(t, pool.Options{})
+	ctx := pool.WithTaskStatus(context.Background(), func(st pool.TaskStatus) {
+		mu.Lock()
+		statuses = append(statuses, st)
+		mu.Unlock()
+	})
+	res, err := callJob(t, m, ctx)
+	if err != nil || string(res.JSON) != `{"z":1,"a":2}` {
+		t.Fatalf("result %s %v, want the inlined result's structured content as written", res.JSON, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.optedIn) != 1 || !s.optedIn[0] {
+		t.Errorf("the call opted in to the extension: %v, want once", s.optedIn)
+	}
+	if len(s.gets) != 3 {
+		t.Fatalf("tasks/get sent %d times, want 3", len(s.gets))
+	}
+	last := s.made
+	for i, at := range s.gets {
+		if gap := at.Sub(last); gap < every {
+			t.Errorf("tasks/get %d came %v after the one before, sooner than the server's interval %v", i+1, gap, every)
+		}
+		last = at
+	}
+	for _, name := range s.getNames {
+		if name != "t1" {
+			t.Errorf("tasks/get named task %q", name)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var told []string
+	for _, st := range statuses {
+		told = append(told, st.Status+":"+st.Message)
+	}
+	if want := "working:,working:step 1,working:step 2,completed:"; strings.Join(told, ",") != want {
+		t.Errorf("statuses told %q, want %q", told, want)
+	}
+}
+
+// A task that outlives the time to live the server gave it fails the call
+// clearly, and the pool cancels it.
+func TestATaskOfTheExtensionPastItsTTLFailsAndIsCancelled(t *testing.T) {
+	s := &taskServer{created: `{"taskId":"t2","status":"working","ttlMs":300,"pollIntervalMs":50}`,
+		answer: func(int, mcp.InputResponseMap) string {
+			return `{"resultType":"complete","taskId":"t2","status":"working"}`
+		}}
+	m := s.start(t, pool.Options{})
+	_, err := callJob(t, m, context.Background())
+	if err == nil || !strings.Contains(err.Error(), `outlived the time the server keeps a task`) {
+		t.Fatalf("error %v, want the task's expiry", err)
+	}
+	if n := s.cancelled(); n != 1 {
+		t.Errorf("tasks/cancel sent %d times, want once", n)
+	}
+}
+
+// A failed task fails the call with a message naming the tool, its server
+// and the server's reason.
+func TestAFailedTaskOfTheExtensionSaysWhy(t *testing.T) {
+	s := &taskServer{created: `{"taskId":"t3","status":"working","ttlMs":60000,"pollIntervalMs":50}`,
+		answer: func(int, mcp.InputResponseMap) string {
+			return `{"resultType":"complete","taskId":"t3","status":"failed","error":{"code":-32603,"message":"the disk is full"}}`
+		}}
+	m := s.start(t, pool.Options{})
+	_, err := callJob(t, m, context.Background())
+	want := `MCP tool "mcp__tasks__job" failed: it ran as a task on its server "tasks", and the task failed: the disk is full`
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+	if n := s.cancelled(); n != 0 {
+		t.Errorf("tasks/cancel sent %d times for a task that ended", n)
+	}
+}
+
+// A task waiting for input has its question put to the call's Elicitor,
+// with the form as the server wrote it, once, however often tasks/get
+// shows it before the answer is in; tasks/update gives the answer.
+func TestATaskOfTheExtensionAsksThroughTheElicitor(t *testing.T) {
+	const form = `{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"string"}}}`
+	s := &taskServer{created: `{"taskId":"t4","status":"working","ttlMs":60000,"pollIntervalMs":20}`}
+	seenAnswered := 0 // the gets since the answer came
+	s.answer = func(gets int, answers mcp.InputResponseMap) string {
+		answer, ok := answers["q1"].(*mcp.ElicitResult)
+		if ok {
+			seenAnswered++
+		}
+		// The first get after the answer still shows the question, as a
+		// server that has not taken the answer in yet would.
+		if ok && seenAnswered > 1 {
+			text, _ := json.Marshal(answer.Content["zeta"])
+			return `{"resultType":"complete","taskId":"t4","status":"completed","result":{"content":[{"type":"text","text":` + string(text) + `}]}}`
+		}
+		return `{"resultType":"complete","taskId":"t4","status":"input_required","inputRequests":{"q1":{"method":"elicitation/create","params":{"mode":"form","message":"Which?","requestedSchema":` + form + `}}}}`
+	}
+	var mu sync.Mutex
+	var asked []elicit.Request
+	m := s.start(t, pool.Options{Elicitor: elicit.Func(func(_ context.Context, r elicit.Request) (elicit.Response, error) {
+		mu.Lock()
+		asked = append(asked, r)
+		mu.Unlock()
+		return elicit.Response{Action: elicit.Accept, Content: map[string]any{"zeta": "last", "alpha": "first"}}, nil
+	})})
+	res, err := callJob(t, m, context.Background())
+	if err != nil || res.Value != "last" {
+		t.Fatalf("result %+v %v, want the answer the task got", res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 || asked[0].Message != "Which?" || string(asked[0].Schema) != form || len(asked[0].Tools) != 1 || asked[0].Tools[0] != "mcp__tasks__job" {
+		t.Errorf("asked %+v, want the question once, its form as written, about the call", asked)
+	}
+}
+
+// A call whose caller takes the server's requests for input itself does
+// not opt in: the server answers it in the call.
+func TestACallReturningItsInputDoesNotOptInToTasks(t *testing.T) {
+	s := &taskServer{created: `{"taskId":"t5","status":"working"}`}
+	m := s.start(t, pool.Options{})
+	res, err := callJob(t, m, pool.WithInputReturned(context.Background()))
+	if err != nil || res.Value != "answered in the call" {
+		t.Fatalf("result %+v %v, want the server's answer in the call", res, err)
+	}
+}
