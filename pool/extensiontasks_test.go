@@ -260,7 +260,10 @@ func TestATaskOfTheExtensionAsksThroughTheElicitor(t *testing.T) {
 // A call whose caller takes the server's requests for input itself does
 // not opt in: the server answers it in the call.
 func TestACallReturningItsInputDoesNotOptInToTasks(t *testing.T) {
-	s := &taskServer{created: `{"taskId":"t5","status":"working"}`}
+	s := &taskServer{created: `{"taskId":"t5","status":"working","pollIntervalMs":20}`,
+		answer: func(int, mcp.InputResponseMap) string {
+			return `{"resultType":"complete","taskId":"t5","status":"completed","result":{"content":[{"type":"text","text":"answered by the task"}]}}`
+		}}
 	m := s.start(t, pool.Options{})
 	res, err := callJob(t, m, pool.WithInputReturned(context.Background()))
 	if err != nil || res.Value != "answered in the call" {
