@@ -67,6 +67,9 @@ func (s *taskServer) server() *mcp.Server {
 		})
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" {
+				return markJobOptional(next(ctx, method, req))
+			}
 			call, ok := req.(*mcp.CallToolRequest)
 			if !ok || call.Params.Name != "job" {
 				return next(ctx, method, req)
@@ -106,6 +109,31 @@ func (s *taskServer) server() *mcp.Server {
 	return srv
 }
 
+// markJobOptional marks job, in a tools/list result, as a tool that may
+// run as a task (the SDK's Tool has no execution field).
+func markJobOptional(res mcp.Result, err error) (mcp.Result, error) {
+	if err != nil {
+		return res, err
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	var list map[string]any
+	if err := json.Unmarshal(data, &list); err != nil {
+		return nil, err
+	}
+	tools, _ := list["tools"].([]any)
+	for _, tool := range tools {
+		if entry, ok := tool.(map[string]any); ok && entry["name"] == "job" {
+			entry["execution"] = map[string]any{"taskSupport": pool.TaskOptional}
+		}
+	}
+	list["resultType"] = "complete"
+	data, err = json.Marshal(list)
+	return &rawResult{raw: data}, err
+}
+
 func (s *taskServer) start(t *testing.T, opts pool.Options) *pool.Manager {
 	t.Helper()
 	opts.Gate = &countingGate{}
@@ -143,6 +171,9 @@ func TestATaskOfTheExtensionIsPolledAtItsIntervalToItsInlinedResult(t *testing.T
 	var mu sync.Mutex
 	var statuses []pool.TaskStatus
 	m := s.start(t, pool.Options{})
+	if tool, _ := m.Snapshot().Lookup("mcp__tasks__job"); tool.TaskSupport != pool.TaskOptional {
+		t.Errorf("job's task support is %q, want the server's mark kept (the catalog's @task)", tool.TaskSupport)
+	}
 	ctx := pool.WithTaskStatus(context.Background(), func(st pool.TaskStatus) {
 		mu.Lock()
 		statuses = append(statuses, st)

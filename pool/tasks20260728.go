@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpexec/mcpexec/elicit"
 )
 
 // This file is the client side of MCP tasks for servers of 2026-07-28,
@@ -189,11 +191,10 @@ func (w *taskWatch) awaitExtension() (Result, error) {
 		}
 		next, err := mcp.CallCustomMethod[*taskParams, *taskState](w.ctx, w.live.session, methodTaskGet, &taskParams{TaskID: w.task.TaskID})
 		if err != nil {
-			if w.ctx.Err() != nil {
-				timer.Reset(0) // the select above cancels it
-				continue
-			}
 			w.cancel()
+			if w.ctx.Err() != nil {
+				return Result{}, callError(w.ctx, w.name, w.server, nil, w.ctx.Err())
+			}
 			return Result{}, callError(w.ctx, w.name, w.server, w.live.ended, err)
 		}
 		next.fromExtension()
@@ -279,8 +280,9 @@ func (w *taskWatch) answer(requests json.RawMessage) error {
 func (w *taskWatch) respond(req mcp.InputRequest) (mcp.InputResponse, error) {
 	switch p := req.(type) {
 	case *mcp.ElicitParams:
-		if w.m.opts.Elicitor == nil {
-			return &mcp.ElicitResult{Action: "decline"}, nil
+		if elicit.RouteOf(w.ctx).Elicitor() == nil && w.m.opts.Elicitor == nil {
+			// Nobody to ask: as a client without elicitation would.
+			return &mcp.ElicitResult{Action: string(elicit.Decline)}, nil
 		}
 		return w.srv.elicit(w.ctx, &mcp.ElicitRequest{Session: w.live.session, Params: p})
 	case *mcp.ListRootsParams:
