@@ -148,12 +148,14 @@ func TestGatewayReplicaResumesARunParkedOnAnother(t *testing.T) {
 	if p, ok := res.InputRequests[confirm].(*mcp.ElicitParams); !ok || !strings.Contains(p.Message, testservers.ConfirmMessage) {
 		t.Errorf("the next question: %+v, want the ledger's", res.InputRequests[confirm])
 	}
-	mu.Lock()
-	heard := strings.Join(progressB, "\n")
-	mu.Unlock()
-	if !strings.Contains(heard, "mcp__ledger__write") {
-		t.Errorf("B's client heard %q as progress, want A's live summary with the writes", heard)
-	}
+	// The SDK's client hands notifications to their handler on a goroutine
+	// of their own, so the result can come before the progress sent ahead
+	// of it is heard.
+	waitFor(t, "B's client to hear A's live summary with the writes", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Contains(strings.Join(progressB, "\n"), "mcp__ledger__write")
+	})
 
 	res, err = callExec(t, csB, writesThenConfirm, mcp.InputResponseMap{confirm: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"sure": true}}}, res.RequestState)
 	if err != nil || res.IsError || res.NeedsInput() {
