@@ -148,9 +148,15 @@ func TestSUM4_ProgressNotificationPerNestedCall(t *testing.T) {
 	if isError {
 		t.Fatalf("script failed: %s", text)
 	}
-	c.mu.Lock()
-	got := slices.Clone(c.progress)
-	c.mu.Unlock()
+	// Sent before the result, but the SDK's client hands notifications to
+	// their handler on a goroutine of their own: wait until all are heard.
+	var got []*mcp.ProgressNotificationParams
+	eventually(t, "the three progress notifications", func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		got = slices.Clone(c.progress)
+		return len(got) >= 3
+	})
 	var messages []string
 	for i, p := range got {
 		if p.ProgressToken != "tok-1" {
