@@ -3,6 +3,7 @@ package pool_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -299,5 +300,62 @@ func TestACallReturningItsInputDoesNotOptInToTasks(t *testing.T) {
 	res, err := callJob(t, m, pool.WithInputReturned(context.Background()))
 	if err != nil || res.Value != "answered in the call" {
 		t.Fatalf("result %+v %v, want the server's answer in the call", res, err)
+	}
+}
+
+// A question a task asks, still open when its connection closes, ends
+// then: the person is no longer waited for, the task is cancelled on the
+// server while the connection still carries the request, and the call
+// ends as a lost connection.
+func TestATaskOfTheExtensionsOpenQuestionEndsWhenItsConnectionCloses(t *testing.T) {
+	s := &taskServer{created: `{"taskId":"t6","status":"working","ttlMs":60000,"pollIntervalMs":20}`,
+		answer: func(int, mcp.InputResponseMap) string {
+			return `{"resultType":"complete","taskId":"t6","status":"input_required","inputRequests":{"q1":{"method":"elicitation/create","params":{"mode":"form","message":"Which?","requestedSchema":{"type":"object"}}}}}`
+		}}
+	asked, questionEnded := make(chan struct{}), make(chan struct{})
+	m := s.start(t, pool.Options{Elicitor: elicit.Func(func(ctx context.Context, _ elicit.Request) (elicit.Response, error) {
+		close(asked)
+		<-ctx.Done() // a person who does not answer
+		close(questionEnded)
+		return elicit.Response{}, ctx.Err()
+	})})
+	ended := make(chan error, 1)
+	go func() {
+		_, err := callJob(t, m, context.Background())
+		ended <- err
+	}()
+	select {
+	case <-asked:
+	case <-time.After(patience):
+		t.Fatal("the task's question was never asked")
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- m.Close() }()
+	select {
+	case <-questionEnded:
+	case <-time.After(patience):
+		t.Fatal("the question stayed open after its connection closed")
+	}
+	var err error
+	select {
+	case err = <-ended:
+	case <-time.After(patience):
+		t.Fatal("the call did not end after its connection closed")
+	}
+	var ce *pool.CallError
+	want := `MCP tool "mcp__tasks__job" failed: the connection to its server "tasks" was lost during the call.`
+	if !errors.As(err, &ce) || ce.Kind != pool.KindConnectionLost || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+	if n := s.cancelled(); n != 1 {
+		t.Errorf("tasks/cancel sent %d times, want once", n)
+	}
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	case <-time.After(patience):
+		t.Fatal("Close never returned")
 	}
 }

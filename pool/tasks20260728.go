@@ -223,6 +223,11 @@ func (w *taskWatch) awaitExtension() (Result, error) {
 		case taskInputRequired:
 			if err := w.answer(next.InputRequests); err != nil {
 				w.cancel()
+				if w.connectionClosing() {
+					// The question ended because the connection is going:
+					// that, not the unanswered question, is why.
+					return Result{}, &CallError{Tool: w.name, Kind: KindConnectionLost, msg: textConnectionLost(w.name, w.server)}
+				}
 				return Result{}, err
 			}
 		}
@@ -239,11 +244,40 @@ func (w *taskWatch) inlinedResult(t *taskState) (Result, error) {
 	return ProjectRaw(w.name, &res, t.Result)
 }
 
+// connectionClosing reports whether the task's connection is closing.
+func (w *taskWatch) connectionClosing() bool {
+	select {
+	case <-w.live.tasks.closing:
+		return true
+	default:
+		return false
+	}
+}
+
+// untilClosing returns the watch's context, ended also when the
+// connection starts closing. A person may take longer to answer than a
+// closing connection waits for its tasks to be cancelled; the question
+// must end then, so the cancel is sent while the connection still
+// carries it.
+func (w *taskWatch) untilClosing() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(w.ctx)
+	go func() {
+		select {
+		case <-w.live.tasks.closing:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
 // answer puts the task's questions not answered yet through the pool's
 // elicitation path and gives the answers by tasks/update. A server may
 // report the questions once more before it took the answers in: those
-// are not asked again.
+// are not asked again. Both end when the connection starts closing.
 func (w *taskWatch) answer(requests json.RawMessage) error {
+	ctx, stop := w.untilClosing()
+	defer stop()
 	var asked mcp.InputRequestMap
 	if len(requests) > 0 {
 		if err := json.Unmarshal(requests, &asked); err != nil {
@@ -255,7 +289,7 @@ func (w *taskWatch) answer(requests json.RawMessage) error {
 		if w.answered[key] {
 			continue
 		}
-		resp, err := w.respond(req)
+		resp, err := w.respond(ctx, req)
 		if err != nil {
 			return err
 		}
@@ -264,7 +298,7 @@ func (w *taskWatch) answer(requests json.RawMessage) error {
 	if len(responses) == 0 {
 		return nil
 	}
-	if _, err := mcp.CallCustomMethod[*taskUpdateParams, *taskAck](w.ctx, w.live.session, methodTaskUpdate,
+	if _, err := mcp.CallCustomMethod[*taskUpdateParams, *taskAck](ctx, w.live.session, methodTaskUpdate,
 		&taskUpdateParams{TaskID: w.task.TaskID, InputResponses: responses}); err != nil {
 		return callError(w.ctx, w.name, w.server, w.live.ended, err)
 	}
@@ -277,19 +311,19 @@ func (w *taskWatch) answer(requests json.RawMessage) error {
 // respond answers one of a task's questions as the pool answers one the
 // server asks during a call: elicitation through the call's Elicitor,
 // roots with the pool's (none), sampling with the embedder's handler.
-func (w *taskWatch) respond(req mcp.InputRequest) (mcp.InputResponse, error) {
+func (w *taskWatch) respond(ctx context.Context, req mcp.InputRequest) (mcp.InputResponse, error) {
 	switch p := req.(type) {
 	case *mcp.ElicitParams:
-		if elicit.RouteOf(w.ctx).Elicitor() == nil && w.m.opts.Elicitor == nil {
+		if elicit.RouteOf(ctx).Elicitor() == nil && w.m.opts.Elicitor == nil {
 			// Nobody to ask: as a client without elicitation would.
 			return &mcp.ElicitResult{Action: string(elicit.Decline)}, nil
 		}
-		return w.srv.elicit(w.ctx, &mcp.ElicitRequest{Session: w.live.session, Params: p})
+		return w.srv.elicit(ctx, &mcp.ElicitRequest{Session: w.live.session, Params: p})
 	case *mcp.ListRootsParams:
 		return &mcp.ListRootsResult{Roots: []*mcp.Root{}}, nil
 	case *mcp.CreateMessageWithToolsParams:
 		if h := w.m.opts.ClientOptions.CreateMessageWithToolsHandler; h != nil {
-			return h(w.ctx, &mcp.CreateMessageWithToolsRequest{Session: w.live.session, Params: p})
+			return h(ctx, &mcp.CreateMessageWithToolsRequest{Session: w.live.session, Params: p})
 		}
 	}
 	return nil, &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskFailed(w.name, w.server, "it asked for a kind of input this client does not give")}
