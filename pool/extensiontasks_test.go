@@ -359,3 +359,43 @@ func TestATaskOfTheExtensionsOpenQuestionEndsWhenItsConnectionCloses(t *testing.
 		t.Fatal("Close never returned")
 	}
 }
+
+// A task's sampling question is answered by the embedder's plain sampling
+// handler when it set no handler for sampling with tools, as the SDK's
+// own client answers one: the question without its tools.
+func TestATaskOfTheExtensionSamplesThroughThePlainHandler(t *testing.T) {
+	s := &taskServer{created: `{"taskId":"t7","status":"working","ttlMs":60000,"pollIntervalMs":20}`,
+		answer: func(_ int, answers mcp.InputResponseMap) string {
+			if answer, ok := answers["s1"].(*mcp.CreateMessageWithToolsResult); ok && len(answer.Content) == 1 {
+				if text, ok := answer.Content[0].(*mcp.TextContent); ok {
+					quoted, _ := json.Marshal(text.Text)
+					return `{"resultType":"complete","taskId":"t7","status":"completed","result":{"content":[{"type":"text","text":` + string(quoted) + `}]}}`
+				}
+			}
+			return `{"resultType":"complete","taskId":"t7","status":"input_required","inputRequests":{"s1":{"method":"sampling/createMessage","params":{"maxTokens":10,"systemPrompt":"Be brief.","messages":[{"role":"user","content":{"type":"text","text":"Say yes."}}],"tools":[{"name":"ignored","inputSchema":{"type":"object"}}]}}}}`
+		}}
+	var mu sync.Mutex
+	var sampled []*mcp.CreateMessageParams
+	m := s.start(t, pool.Options{ClientOptions: mcp.ClientOptions{
+		CreateMessageHandler: func(_ context.Context, req *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			mu.Lock()
+			sampled = append(sampled, req.Params)
+			mu.Unlock()
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "yes"}}, nil
+		},
+	}})
+	res, err := callJob(t, m, context.Background())
+	if err != nil || res.Value != "yes" {
+		t.Fatalf("result %+v %v, want the model's answer the task got", res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(sampled) != 1 {
+		t.Fatalf("sampled %d times, want once", len(sampled))
+	}
+	p := sampled[0]
+	text, _ := p.Messages[0].Content.(*mcp.TextContent)
+	if p.MaxTokens != 10 || p.SystemPrompt != "Be brief." || len(p.Messages) != 1 || p.Messages[0].Role != "user" || text == nil || text.Text != "Say yes." {
+		t.Errorf("sampled %+v, want the task's question as the server wrote it", p)
+	}
+}

@@ -322,11 +322,55 @@ func (w *taskWatch) respond(ctx context.Context, req mcp.InputRequest) (mcp.Inpu
 	case *mcp.ListRootsParams:
 		return &mcp.ListRootsResult{Roots: []*mcp.Root{}}, nil
 	case *mcp.CreateMessageWithToolsParams:
-		if h := w.m.opts.ClientOptions.CreateMessageWithToolsHandler; h != nil {
-			return h(ctx, &mcp.CreateMessageWithToolsRequest{Session: w.live.session, Params: p})
-		}
+		return w.sample(ctx, p)
 	}
-	return nil, &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskFailed(w.name, w.server, "it asked for a kind of input this client does not give")}
+	return nil, w.unanswerable()
+}
+
+// unanswerable is the error of a task that asked for input this client
+// does not give.
+func (w *taskWatch) unanswerable() *CallError {
+	return &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskFailed(w.name, w.server, "it asked for a kind of input this client does not give")}
+}
+
+// sample answers a task's sampling question with the embedder's handler.
+// The SDK reads every sampling question as one that may carry tools; an
+// embedder that set only the plain handler gets it as the SDK's own client
+// would give it: without tools, one content block a message.
+func (w *taskWatch) sample(ctx context.Context, p *mcp.CreateMessageWithToolsParams) (mcp.InputResponse, error) {
+	opts := w.m.opts.ClientOptions
+	if h := opts.CreateMessageWithToolsHandler; h != nil {
+		return h(ctx, &mcp.CreateMessageWithToolsRequest{Session: w.live.session, Params: p})
+	}
+	h := opts.CreateMessageHandler
+	if h == nil {
+		return nil, w.unanswerable()
+	}
+	plain, ok := withoutTools(p)
+	if !ok {
+		return nil, &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskFailed(w.name, w.server, "it asked for sampling with several content blocks in a message, which this client does not give")}
+	}
+	return h(ctx, &mcp.CreateMessageRequest{Session: w.live.session, Params: plain})
+}
+
+// withoutTools is p as the plain sampling request (the SDK's own
+// down-conversion is unexported): tools dropped, each message's one
+// content block kept. False when a message has more than one.
+func withoutTools(p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageParams, bool) {
+	msgs := make([]*mcp.SamplingMessage, 0, len(p.Messages))
+	for _, m := range p.Messages {
+		if len(m.Content) > 1 {
+			return nil, false
+		}
+		var content mcp.Content
+		if len(m.Content) == 1 {
+			content = m.Content[0]
+		}
+		msgs = append(msgs, &mcp.SamplingMessage{Content: content, Role: m.Role})
+	}
+	return &mcp.CreateMessageParams{Meta: p.Meta, IncludeContext: p.IncludeContext, MaxTokens: p.MaxTokens, Messages: msgs,
+		Metadata: p.Metadata, ModelPreferences: p.ModelPreferences, StopSequences: p.StopSequences,
+		SystemPrompt: p.SystemPrompt, Temperature: p.Temperature}, true
 }
 
 // fromExtension fills the task's interval and time to live in from the
