@@ -95,10 +95,11 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 		}
 		return Result{}, ce
 	}
-	if optIn {
-		if task, ok := createdTask(reply.get()); ok {
+	if task, ok := createdTask(reply.get()); ok {
+		if optIn {
 			return m.followExtensionTask(ctx, srv, live, flight, name, task)
 		}
+		return Result{}, m.refuseUnaskedTask(ctx, srv, live, name, task)
 	}
 	return ProjectRaw(name, res, reply.get())
 }

@@ -25,6 +25,9 @@ import (
 // failure, a question.
 type taskServer struct {
 	created string // the CreateTaskResult's task fields, without resultType
+	// always makes a task of a call that did not opt in too, as a server
+	// that disregards the extension's opt-in would.
+	always bool
 	// answer is tasks/get's answer, given the gets so far (1 for the
 	// first) and the inputResponses tasks/update gave.
 	answer func(gets int, answers mcp.InputResponseMap) string
@@ -81,7 +84,7 @@ func (s *taskServer) server() *mcp.Server {
 			s.optedIn = append(s.optedIn, optedIn)
 			s.made = time.Now()
 			s.mu.Unlock()
-			if !optedIn {
+			if !optedIn && !s.always {
 				return next(ctx, method, req)
 			}
 			return &rawResult{raw: json.RawMessage(`{"resultType":"task",` + s.created[1:])}, nil
@@ -397,5 +400,25 @@ func TestATaskOfTheExtensionSamplesThroughThePlainHandler(t *testing.T) {
 	text, _ := p.Messages[0].Content.(*mcp.TextContent)
 	if p.MaxTokens != 10 || p.SystemPrompt != "Be brief." || len(p.Messages) != 1 || p.Messages[0].Role != "user" || text == nil || text.Text != "Say yes." {
 		t.Errorf("sampled %+v, want the task's question as the server wrote it", p)
+	}
+}
+
+// A call that did not opt in to tasks and got one all the same fails
+// clearly, naming the tool and its server, and the task is cancelled
+// rather than left running with nobody to take its result.
+func TestATaskMadeOfACallThatDidNotOptInIsCancelled(t *testing.T) {
+	s := &taskServer{always: true, created: `{"taskId":"t8","status":"working","pollIntervalMs":20}`,
+		answer: func(int, mcp.InputResponseMap) string {
+			return `{"resultType":"complete","taskId":"t8","status":"working"}`
+		}}
+	m := s.start(t, pool.Options{})
+	_, err := callJob(t, m, pool.WithInputReturned(context.Background()))
+	want := `MCP tool "mcp__tasks__job" failed: its server "tasks" made a task of the call, which did not ask for one, so the task was cancelled and no result came back.`
+	var ce *pool.CallError
+	if !errors.As(err, &ce) || ce.Kind != pool.KindProtocol || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+	if n := s.cancelled(); n != 1 {
+		t.Errorf("tasks/cancel sent %d times, want once", n)
 	}
 }

@@ -170,6 +170,16 @@ func (m *Manager) followExtensionTask(ctx context.Context, srv *server, live *li
 	return out, err
 }
 
+// refuseUnaskedTask answers a call that did not opt in to tasks and got
+// one all the same: it has no result to give, and following the task
+// could ask questions its caller means to answer itself. The task is
+// cancelled, so it does not run on unseen.
+func (m *Manager) refuseUnaskedTask(ctx context.Context, srv *server, live *liveSession, name string, task taskState) error {
+	w := &taskWatch{m: m, ctx: withTaskName(ctx, task.TaskID), live: live, srv: srv, name: name, server: srv.cfg.Name, task: task}
+	w.cancel()
+	return &CallError{Tool: name, Kind: KindProtocol, msg: textTaskUnasked(name, w.server)}
+}
+
 // awaitExtension polls the task no faster than the server asks until it
 // ends, answering its questions on the way.
 func (w *taskWatch) awaitExtension() (Result, error) {

@@ -53,6 +53,10 @@ func textTaskFailed(name, server, why string) string {
 	return fmt.Sprintf("MCP tool %q failed: it ran as a task on its server %q, and the task failed: %s", name, server, why)
 }
 
+func textTaskUnasked(name, server string) string {
+	return fmt.Sprintf("MCP tool %q failed: its server %q made a task of the call, which did not ask for one, so the task was cancelled and no result came back.", name, server)
+}
+
 func textTaskCancelled(name, server string) string {
 	return fmt.Sprintf("MCP tool %q failed: it ran as a task on its server %q, and the server cancelled the task.", name, server)
 }
