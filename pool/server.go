@@ -248,7 +248,6 @@ func (s *server) connectAndServe(ctx context.Context) (up time.Duration, err err
 			implementation = info.Name + " " + info.Version
 		}
 	}
-	tools = tasksAsOffered(session, tools)
 	s.live.Store(&liveSession{session: session, ended: ended, tap: tap, tasks: tasks,
 		newProtocol: newProtocol(session), offersTasks: offersTasksExtension(session)})
 	s.m.countConnect(s.cfg.Name)
@@ -310,6 +309,8 @@ func (s *server) ping(ctx context.Context, session *mcp.ClientSession, conn *con
 
 // list reads every page of tools/list. Entries come from the raw reply when
 // the transport records it (exact bytes), else from the SDK's decoding.
+// Task marks are kept only where calls can run as tasks, on the first
+// list and on every refresh alike.
 func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *wireTap) ([]Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, max(s.connectTimeout(), s.m.opts.ListTimeout))
 	defer cancel()
@@ -343,7 +344,7 @@ func (s *server) list(ctx context.Context, session *mcp.ClientSession, tap *wire
 		}
 		if res.NextCursor == "" {
 			tap.retain(cursors)
-			return tools, nil
+			return tasksAsOffered(session, tools), nil
 		}
 		if slices.Contains(cursors, res.NextCursor) {
 			return nil, errors.New("tools/list: the server's page cursors go round in a circle")

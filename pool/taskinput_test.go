@@ -134,6 +134,23 @@ func TestA2026ServersTaskToolIsCalledWithoutTheTaskParam(t *testing.T) {
 	checkSignLegs(t, server.signCalls(), 3)
 }
 
+// Such a server's task marks stay dropped when its tools are listed again
+// after it said they changed: the catalog's @task must not come back.
+func TestA2026ServersTaskMarksStayDroppedAfterARefresh(t *testing.T) {
+	server := &taskRequiredSign{}
+	ledger := testservers.Ledger()
+	m := start(t, []pool.ServerConfig{{Name: "ledger", Dial: server.dial(ledger)}}, pool.Options{Gate: &countingGate{}})
+	waitFor(t, m, "the sign tool", has("mcp__ledger__sign"))
+	ledger.AddTool(&mcp.Tool{Name: "added", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
+	waitFor(t, m, "the refreshed list", has("mcp__ledger__added"))
+	if tool, _ := m.Snapshot().Lookup("mcp__ledger__sign"); tool.TaskSupport != "" {
+		t.Errorf("sign's task support is %q after a refresh, want none for a server without the tasks extension", tool.TaskSupport)
+	}
+}
+
 // A script's call of such a tool, whose server asks by input_required,
 // has its questions answered through the pool's Elicitor and finishes: a
 // task-param'd call once failed here after the person was asked, as the
