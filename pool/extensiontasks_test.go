@@ -235,6 +235,47 @@ func TestATaskOfTheExtensionPastItsTTLFailsAndIsCancelled(t *testing.T) {
 	}
 }
 
+// A task that ended by the time its time to live ran out still gives its
+// result: tasks/get is asked before the expiry is told, and nothing is
+// cancelled.
+func TestATaskOfTheExtensionThatEndedAsItsTTLRanOutGivesItsResult(t *testing.T) {
+	// The first tasks/get comes after the interval, which is longer than
+	// the time to live: the task ended just in time.
+	s := &taskServer{created: `{"taskId":"t9","status":"working","ttlMs":60,"pollIntervalMs":120}`,
+		answer: func(int, mcp.InputResponseMap) string {
+			return `{"resultType":"complete","taskId":"t9","status":"completed","result":{"content":[{"type":"text","text":"in time"}]}}`
+		}}
+	m := s.start(t, pool.Options{})
+	res, err := callJob(t, m, context.Background())
+	if err != nil || res.Value != "in time" {
+		t.Fatalf("result %+v %v, want the task's result", res, err)
+	}
+	if n := s.cancelled(); n != 0 {
+		t.Errorf("tasks/cancel sent %d times for a task that ended", n)
+	}
+}
+
+// A time to live a later tasks/get gives replaces the one the task was
+// made with.
+func TestATaskOfTheExtensionTakesUpItsLaterTTL(t *testing.T) {
+	s := &taskServer{created: `{"taskId":"t10","status":"working","ttlMs":600000,"pollIntervalMs":50}`,
+		answer: func(gets int, _ mcp.InputResponseMap) string {
+			if gets < 3 {
+				return `{"resultType":"complete","taskId":"t10","status":"working","ttlMs":1}`
+			}
+			// Reached only when the shorter time to live was ignored.
+			return `{"resultType":"complete","taskId":"t10","status":"completed","result":{"content":[{"type":"text","text":"late"}]}}`
+		}}
+	m := s.start(t, pool.Options{})
+	_, err := callJob(t, m, context.Background())
+	if err == nil || !strings.Contains(err.Error(), `outlived the time the server keeps a task`) {
+		t.Fatalf("error %v, want the task's expiry", err)
+	}
+	if n := s.cancelled(); n != 1 {
+		t.Errorf("tasks/cancel sent %d times, want once", n)
+	}
+}
+
 // A failed task fails the call with a message naming the tool, its server
 // and the server's reason.
 func TestAFailedTaskOfTheExtensionSaysWhy(t *testing.T) {

@@ -3,6 +3,7 @@ package pool
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"sync"
 	"time"
 
@@ -107,7 +108,17 @@ func (t taskState) pollEvery() time.Duration {
 	if t.PollInterval == nil || *t.PollInterval <= 0 {
 		return defaultTaskPoll
 	}
-	return max(time.Duration(*t.PollInterval)*time.Millisecond, minTaskPoll)
+	return max(millis(*t.PollInterval), minTaskPoll)
+}
+
+// millis is ms milliseconds, the longest Duration for more: a server's
+// number multiplied as it is could overflow into a negative Duration,
+// which would poll without pause.
+func millis(ms int64) time.Duration {
+	if ms > int64(math.MaxInt64/time.Millisecond) {
+		return math.MaxInt64
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // registerTaskMethods lets the client send the task methods of both
@@ -273,10 +284,8 @@ func (w *taskWatch) await() (Result, error) {
 			return out.res, out.err
 		case <-timer.C:
 		}
-		if w.expired() {
-			w.cancel()
-			return Result{}, &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskExpired(w.name, w.server)}
-		}
+		// The task is asked about before its time to live is checked: one
+		// that ended just in time has its result still.
 		if !w.task.terminal() {
 			next, err := mcp.CallCustomMethod[*taskParams, *taskState](w.ctx, w.live.session, methodTaskGet, &taskParams{TaskID: w.task.TaskID})
 			if err != nil {
@@ -284,6 +293,9 @@ func (w *taskWatch) await() (Result, error) {
 					continue // the select above cancels it
 				}
 				w.cancel()
+				if w.expired() {
+					return Result{}, w.expiredError()
+				}
 				return Result{}, callError(w.ctx, w.name, w.server, w.live.ended, err)
 			}
 			changed := next.Status != w.task.Status || next.StatusMessage != w.task.StatusMessage
@@ -291,17 +303,30 @@ func (w *taskWatch) await() (Result, error) {
 			if next.PollInterval != nil {
 				w.task.PollInterval = next.PollInterval
 			}
+			if next.TTL != nil {
+				w.task.TTL = next.TTL // a server may give its task longer, or less
+			}
 			if changed {
 				w.report()
 			}
+		}
+		if !w.task.terminal() && w.expired() {
+			w.cancel()
+			return Result{}, w.expiredError()
 		}
 		timer.Reset(w.task.pollEvery())
 	}
 }
 
 // expired reports whether the task outlived the time its server keeps it.
+// It compares milliseconds, so a huge time to live cannot overflow.
 func (w *taskWatch) expired() bool {
-	return w.task.TTL != nil && *w.task.TTL > 0 && time.Since(w.started) > time.Duration(*w.task.TTL)*time.Millisecond
+	return w.task.TTL != nil && *w.task.TTL > 0 && time.Since(w.started).Milliseconds() > *w.task.TTL
+}
+
+// expiredError is the error of a task that outlived its time to live.
+func (w *taskWatch) expiredError() *CallError {
+	return &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskExpired(w.name, w.server)}
 }
 
 // fetchResult asks for the task's result, which the server gives once the

@@ -195,15 +195,16 @@ func (w *taskWatch) awaitExtension() (Result, error) {
 			return Result{}, &CallError{Tool: w.name, Kind: KindConnectionLost, msg: textConnectionLost(w.name, w.server)}
 		case <-timer.C:
 		}
-		if w.expired() {
-			w.cancel()
-			return Result{}, &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskExpired(w.name, w.server)}
-		}
+		// The task is asked about before its time to live is checked: one
+		// that ended just in time has its result still.
 		next, err := mcp.CallCustomMethod[*taskParams, *taskState](w.ctx, w.live.session, methodTaskGet, &taskParams{TaskID: w.task.TaskID})
 		if err != nil {
 			w.cancel()
 			if w.ctx.Err() != nil {
 				return Result{}, callError(w.ctx, w.name, w.server, nil, w.ctx.Err())
+			}
+			if w.expired() {
+				return Result{}, w.expiredError()
 			}
 			return Result{}, callError(w.ctx, w.name, w.server, w.live.ended, err)
 		}
@@ -213,8 +214,15 @@ func (w *taskWatch) awaitExtension() (Result, error) {
 		if next.PollInterval != nil {
 			w.task.PollInterval = next.PollInterval
 		}
+		if next.TTL != nil {
+			w.task.TTL = next.TTL // a server may give its task longer, or less
+		}
 		if changed {
 			w.report()
+		}
+		if !next.terminal() && w.expired() {
+			w.cancel()
+			return Result{}, w.expiredError()
 		}
 		switch next.Status {
 		case taskCompleted:
