@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -29,7 +30,8 @@ type taskServer struct {
 	// that disregards the extension's opt-in would.
 	always bool
 	// answer is tasks/get's answer, given the gets so far (1 for the
-	// first) and the inputResponses tasks/update gave.
+	// first) and the inputResponses tasks/update gave, the latest for
+	// each key.
 	answer func(gets int, answers mcp.InputResponseMap) string
 
 	mu       sync.Mutex
@@ -100,7 +102,13 @@ func (s *taskServer) server() *mcp.Server {
 	})
 	_ = mcp.AddReceivingCustomMethod(srv, "tasks/update", func(_ context.Context, _ *mcp.ServerSession, p *taskUpdate) (*rawResult, error) {
 		s.mu.Lock()
-		s.answers = p.InputResponses
+		// A copy: the map an answer func was given stays as it was.
+		answers := maps.Clone(s.answers)
+		if answers == nil {
+			answers = mcp.InputResponseMap{}
+		}
+		maps.Copy(answers, p.InputResponses)
+		s.answers = answers
 		s.mu.Unlock()
 		return &rawResult{raw: json.RawMessage(`{"resultType":"complete"}`)}, nil
 	})
@@ -330,6 +338,56 @@ func TestATaskOfTheExtensionAsksThroughTheElicitor(t *testing.T) {
 	defer mu.Unlock()
 	if len(asked) != 1 || asked[0].Message != "Which?" || string(asked[0].Schema) != form || len(asked[0].Tools) != 1 || asked[0].Tools[0] != "mcp__tasks__job" {
 		t.Errorf("asked %+v, want the question once, its form as written, about the call", asked)
+	}
+}
+
+// A question asked under a key used before, once the server took the
+// first answer in, is a new question: it is asked and answered too,
+// whether the server showed it took the answer in by working on or by
+// asking something else.
+func TestATaskOfTheExtensionAsksAgainUnderAKeyUsedBefore(t *testing.T) {
+	ask := func(key, message string) string {
+		return `{"resultType":"complete","taskId":"t11","status":"input_required","inputRequests":{"` + key + `":{"method":"elicitation/create","params":{"mode":"form","message":"` + message + `","requestedSchema":{"type":"object","properties":{"zeta":{"type":"string"}}}}}}}`
+	}
+	done := func(text string) string {
+		return `{"resultType":"complete","taskId":"t11","status":"completed","result":{"content":[{"type":"text","text":"` + text + `"}]}}`
+	}
+	for name, tookIn := range map[string]string{
+		"working on":         `{"resultType":"complete","taskId":"t11","status":"working"}`,
+		"asking another key": ask("q2", "Other?"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := &taskServer{created: `{"taskId":"t11","status":"working","ttlMs":60000,"pollIntervalMs":20}`}
+			sinceFirst := 0 // the gets since the first answer came
+			s.answer = func(_ int, answers mcp.InputResponseMap) string {
+				answer, _ := answers["q1"].(*mcp.ElicitResult)
+				switch {
+				case answer == nil:
+					return ask("q1", "First?")
+				case answer.Content["zeta"] == "second":
+					return done("both answered")
+				}
+				sinceFirst++
+				switch {
+				case sinceFirst == 1:
+					return tookIn
+				case sinceFirst > 20:
+					return done("the second question was never answered")
+				}
+				return ask("q1", "Second?")
+			}
+			m := s.start(t, pool.Options{Elicitor: elicit.Func(func(_ context.Context, r elicit.Request) (elicit.Response, error) {
+				zeta := "first"
+				if r.Message == "Second?" {
+					zeta = "second"
+				}
+				return elicit.Response{Action: elicit.Accept, Content: map[string]any{"zeta": zeta}}, nil
+			})})
+			res, err := callJob(t, m, context.Background())
+			if err != nil || res.Value != "both answered" {
+				t.Fatalf("result %+v %v, want both questions answered", res, err)
+			}
+		})
 	}
 }
 

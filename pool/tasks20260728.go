@@ -224,6 +224,11 @@ func (w *taskWatch) awaitExtension() (Result, error) {
 			w.cancel()
 			return Result{}, w.expiredError()
 		}
+		if next.Status != taskInputRequired {
+			// The questions answered are done with: a key the server
+			// uses again asks a new question.
+			clear(w.answered)
+		}
 		switch next.Status {
 		case taskCompleted:
 			return w.inlinedResult(next)
@@ -292,7 +297,9 @@ func (w *taskWatch) untilClosing() (context.Context, context.CancelFunc) {
 // answer puts the task's questions not answered yet through the pool's
 // elicitation path and gives the answers by tasks/update. A server may
 // report the questions once more before it took the answers in: those
-// are not asked again. Both end when the connection starts closing.
+// are not asked again. A key is remembered only while the server lists
+// it, so a question asked later under the same key is answered. Both end
+// when the connection starts closing.
 func (w *taskWatch) answer(requests json.RawMessage) error {
 	ctx, stop := w.untilClosing()
 	defer stop()
@@ -300,6 +307,11 @@ func (w *taskWatch) answer(requests json.RawMessage) error {
 	if len(requests) > 0 {
 		if err := json.Unmarshal(requests, &asked); err != nil {
 			return &CallError{Tool: w.name, Kind: KindProtocol, msg: textTaskFailed(w.name, w.server, "its questions could not be read"), err: err}
+		}
+	}
+	for key := range w.answered {
+		if _, still := asked[key]; !still {
+			delete(w.answered, key) // the server took the answer in
 		}
 	}
 	responses := mcp.InputResponseMap{}
