@@ -88,8 +88,7 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	}
 	if err != nil {
 		live.tap.forget(reply)
-		ce := callError(ctx, name, tool.Server, live.ended, err)
-		ce.msg = m.forModel(ce.msg) // a server's error message is its own words
+		ce := m.callFailed(ctx, name, tool.Server, live.ended, err)
 		if ce.transportFailed() {
 			srv.suspect()
 		}

@@ -86,6 +86,15 @@ func callError(ctx context.Context, name, server string, ended <-chan struct{}, 
 	return e
 }
 
+// callFailed is callError with its text fit for a model: a server's
+// error message is its own words, which may quote a configured secret or
+// run long.
+func (m *Manager) callFailed(ctx context.Context, name, server string, ended <-chan struct{}, err error) *CallError {
+	ce := callError(ctx, name, server, ended, err)
+	ce.msg = m.forModel(ce.msg)
+	return ce
+}
+
 // transportFailed reports whether a call error says nothing about the tool
 // but something about the connection.
 func (e *CallError) transportFailed() bool { return e.Kind == KindConnectionLost }

@@ -29,6 +29,10 @@ type taskServer struct {
 	// always makes a task of a call that did not opt in too, as a server
 	// that disregards the extension's opt-in would.
 	always bool
+	// env is the server's configured environment (its values are secrets
+	// to the pool); getError, when set, is the error tasks/get answers.
+	env      map[string]string
+	getError string
 	// answer is tasks/get's answer, given the gets so far (1 for the
 	// first) and the inputResponses tasks/update gave, the latest for
 	// each key.
@@ -98,6 +102,9 @@ func (s *taskServer) server() *mcp.Server {
 		s.getNames = append(s.getNames, p.TaskID)
 		gets, answers := len(s.gets), s.answers
 		s.mu.Unlock()
+		if s.getError != "" {
+			return nil, errors.New(s.getError)
+		}
 		return &rawResult{raw: json.RawMessage(s.answer(gets, answers))}, nil
 	})
 	_ = mcp.AddReceivingCustomMethod(srv, "tasks/update", func(_ context.Context, _ *mcp.ServerSession, p *taskUpdate) (*rawResult, error) {
@@ -149,7 +156,7 @@ func markJobOptional(res mcp.Result, err error) (mcp.Result, error) {
 func (s *taskServer) start(t *testing.T, opts pool.Options) *pool.Manager {
 	t.Helper()
 	opts.Gate = &countingGate{}
-	m := start(t, []pool.ServerConfig{{Name: "tasks", Dial: testservers.DialInMemory(s.server())}}, opts)
+	m := start(t, []pool.ServerConfig{{Name: "tasks", Dial: testservers.DialInMemory(s.server()), Env: s.env}}, opts)
 	waitFor(t, m, "the job tool", has("mcp__tasks__job"))
 	return m
 }
@@ -281,6 +288,19 @@ func TestATaskOfTheExtensionTakesUpItsLaterTTL(t *testing.T) {
 	}
 	if n := s.cancelled(); n != 1 {
 		t.Errorf("tasks/cancel sent %d times, want once", n)
+	}
+}
+
+// A server's error from a task method reaches the model as a plain call's
+// does: a configured secret it quotes is replaced.
+func TestATaskOfTheExtensionsServerErrorIsRedacted(t *testing.T) {
+	const secret = "sekret-token-4711"
+	s := &taskServer{env: map[string]string{"TOKEN": secret}, getError: "the token " + secret + " was refused",
+		created: `{"taskId":"t12","status":"working","ttlMs":60000,"pollIntervalMs":20}`}
+	m := s.start(t, pool.Options{})
+	_, err := callJob(t, m, context.Background())
+	if err == nil || strings.Contains(err.Error(), secret) || !strings.Contains(err.Error(), "the token [redacted] was refused") {
+		t.Fatalf("error %v, want the server's words with its secret replaced", err)
 	}
 }
 

@@ -218,7 +218,7 @@ func (m *Manager) callTask(ctx context.Context, live *liveSession, flight *callI
 		&taskCallParams{ParamsBase: mcp.ParamsBase{Meta: params.Meta}, Name: params.Name, Arguments: args})
 	if err != nil {
 		live.tap.forget(reply)
-		return Result{}, callError(ctx, name, server, live.ended, err)
+		return Result{}, m.callFailed(ctx, name, server, live.ended, err)
 	}
 	raw := reply.get()
 	var created struct {
@@ -296,7 +296,7 @@ func (w *taskWatch) await() (Result, error) {
 				if w.expired() {
 					return Result{}, w.expiredError()
 				}
-				return Result{}, callError(w.ctx, w.name, w.server, w.live.ended, err)
+				return Result{}, w.m.callFailed(w.ctx, w.name, w.server, w.live.ended, err)
 			}
 			changed := next.Status != w.task.Status || next.StatusMessage != w.task.StatusMessage
 			w.task.Status, w.task.StatusMessage = next.Status, next.StatusMessage
@@ -336,7 +336,7 @@ func (w *taskWatch) fetchResult() (Result, error) {
 	res, err := mcp.CallCustomMethod[*taskParams, *mcp.CallToolResult](ctx, w.live.session, methodTaskResult, &taskParams{TaskID: w.task.TaskID})
 	if err != nil {
 		w.live.tap.forget(reply)
-		return Result{}, callError(w.ctx, w.name, w.server, w.live.ended, err)
+		return Result{}, w.m.callFailed(w.ctx, w.name, w.server, w.live.ended, err)
 	}
 	return ProjectRaw(w.name, res, reply.get())
 }

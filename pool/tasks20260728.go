@@ -206,7 +206,7 @@ func (w *taskWatch) awaitExtension() (Result, error) {
 			if w.expired() {
 				return Result{}, w.expiredError()
 			}
-			return Result{}, callError(w.ctx, w.name, w.server, w.live.ended, err)
+			return Result{}, w.m.callFailed(w.ctx, w.name, w.server, w.live.ended, err)
 		}
 		next.fromExtension()
 		changed := next.Status != w.task.Status || next.StatusMessage != w.task.StatusMessage
@@ -330,7 +330,7 @@ func (w *taskWatch) answer(requests json.RawMessage) error {
 	}
 	if _, err := mcp.CallCustomMethod[*taskUpdateParams, *taskAck](ctx, w.live.session, methodTaskUpdate,
 		&taskUpdateParams{TaskID: w.task.TaskID, InputResponses: responses}); err != nil {
-		return callError(w.ctx, w.name, w.server, w.live.ended, err)
+		return w.m.callFailed(w.ctx, w.name, w.server, w.live.ended, err)
 	}
 	for key := range responses {
 		w.answered[key] = true
