@@ -73,9 +73,7 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage) (
 	}
 	callCtx, reply := withRawReply(ctx)
 	optIn := live.offersTasks && !returnsInput
-	if optIn {
-		callCtx = withTasksOptIn(callCtx)
-	}
+	callCtx = withTasksOptIn(callCtx, optIn)
 	started := time.Now()
 	res, err := live.session.CallTool(callCtx, params)
 	m.noteDuration(tool, time.Since(started))

@@ -541,3 +541,38 @@ func TestATaskMadeOfACallThatDidNotOptInIsCancelled(t *testing.T) {
 		t.Errorf("tasks/cancel sent %d times, want once", n)
 	}
 }
+
+// A call made under a context a task's question was asked under (here
+// the sampling handler's) makes its own choice to opt in to tasks: a call
+// whose caller takes the server's requests itself does not, though the
+// task's call did.
+func TestACallUnderATasksQuestionMakesItsOwnOptIn(t *testing.T) {
+	s := &taskServer{created: `{"taskId":"t13","status":"working","ttlMs":60000,"pollIntervalMs":20}`,
+		answer: func(_ int, answers mcp.InputResponseMap) string {
+			if _, ok := answers["s1"]; ok {
+				return `{"resultType":"complete","taskId":"t13","status":"completed","result":{"content":[{"type":"text","text":"done"}]}}`
+			}
+			return `{"resultType":"complete","taskId":"t13","status":"input_required","inputRequests":{"s1":{"method":"sampling/createMessage","params":{"maxTokens":10,"messages":[{"role":"user","content":{"type":"text","text":"Look it up."}}]}}}}`
+		}}
+	var m *pool.Manager
+	var nested pool.Result
+	var nestedErr error
+	m = s.start(t, pool.Options{ClientOptions: mcp.ClientOptions{
+		CreateMessageHandler: func(ctx context.Context, _ *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			nested, nestedErr = m.Call(pool.WithInputReturned(ctx), "mcp__tasks__job", nil)
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "looked"}}, nil
+		},
+	}})
+	res, err := callJob(t, m, context.Background())
+	if err != nil || res.Value != "done" {
+		t.Fatalf("result %+v %v, want the task's result", res, err)
+	}
+	if nestedErr != nil || nested.Value != "answered in the call" {
+		t.Errorf("the call under the question: %+v %v, want the server's answer in the call", nested, nestedErr)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.optedIn) != 2 || !s.optedIn[0] || s.optedIn[1] {
+		t.Errorf("the calls opted in %v, want the task's call only", s.optedIn)
+	}
+}

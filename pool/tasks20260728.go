@@ -92,9 +92,11 @@ func tasksAsOffered(session *mcp.ClientSession, tools []Tool) []Tool {
 type tasksOptInKey struct{}
 
 // withTasksOptIn returns ctx under which a request to a server of
-// 2026-07-28 declares the extension (declareTasksExtension).
-func withTasksOptIn(ctx context.Context) context.Context {
-	return context.WithValue(ctx, tasksOptInKey{}, true)
+// 2026-07-28 declares the extension (declareTasksExtension), or does not.
+// Every call sets it, so a call never inherits another's choice from a
+// context it was made under (an Elicitor's, a sampling handler's).
+func withTasksOptIn(ctx context.Context, optIn bool) context.Context {
+	return context.WithValue(ctx, tasksOptInKey{}, optIn)
 }
 
 // declareTasksExtension adds the extension to the _meta client
@@ -156,7 +158,7 @@ func createdTask(raw json.RawMessage) (taskState, bool) {
 // call to its end, and returns its result. When ctx ends or the connection
 // closes, the task is cancelled on the server before the call returns.
 func (m *Manager) followExtensionTask(ctx context.Context, srv *server, live *liveSession, flight *callInFlight, name string, task taskState) (Result, error) {
-	w := &taskWatch{m: m, ctx: withTaskName(withTasksOptIn(ctx), task.TaskID), live: live, srv: srv, name: name, server: srv.cfg.Name,
+	w := &taskWatch{m: m, ctx: withTaskName(withTasksOptIn(ctx, true), task.TaskID), live: live, srv: srv, name: name, server: srv.cfg.Name,
 		onStatus: taskStatusFrom(ctx), onProgress: progressFrom(ctx), task: task, started: time.Now(), answered: map[string]bool{}}
 	if !live.tasks.enter() {
 		w.cancel()
