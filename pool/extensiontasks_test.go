@@ -576,3 +576,42 @@ func TestACallUnderATasksQuestionMakesItsOwnOptIn(t *testing.T) {
 		t.Errorf("the calls opted in %v, want the task's call only", s.optedIn)
 	}
 }
+
+// A task's questions are asked in the order of their keys, and the
+// answers given before one that cannot be answered still reach the server.
+func TestATaskOfTheExtensionsQuestionsAreAskedInOrderAndAnswersKept(t *testing.T) {
+	elicitation := func(message string) string {
+		return `{"method":"elicitation/create","params":{"mode":"form","message":"` + message + `","requestedSchema":{"type":"object"}}}`
+	}
+	s := &taskServer{created: `{"taskId":"t14","status":"working","ttlMs":60000,"pollIntervalMs":20}`,
+		answer: func(int, mcp.InputResponseMap) string {
+			// c asks for sampling, which this pool (no handler) cannot give.
+			return `{"resultType":"complete","taskId":"t14","status":"input_required","inputRequests":{"c":{"method":"sampling/createMessage","params":{"maxTokens":10,"messages":[]}},"b":` +
+				elicitation("B?") + `,"a":` + elicitation("A?") + `}}`
+		}}
+	var mu sync.Mutex
+	var asked []string
+	m := s.start(t, pool.Options{Elicitor: elicit.Func(func(_ context.Context, r elicit.Request) (elicit.Response, error) {
+		mu.Lock()
+		asked = append(asked, r.Message)
+		mu.Unlock()
+		return elicit.Response{Action: elicit.Accept, Content: map[string]any{}}, nil
+	})})
+	_, err := callJob(t, m, context.Background())
+	if err == nil || !strings.Contains(err.Error(), "it asked for a kind of input this client does not give") {
+		t.Fatalf("error %v, want the sampling question unanswerable", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(asked, ",") != "A?,B?" {
+		t.Errorf("asked %q, want the questions in the order of their keys", asked)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.answers["a"]; !ok || len(s.answers) != 2 || s.answers["b"] == nil {
+		t.Errorf("the server got the answers %v, want a's and b's", s.answers)
+	}
+	if s.cancels != 1 {
+		t.Errorf("tasks/cancel sent %d times, want once", s.cancels)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -316,17 +317,27 @@ func (w *taskWatch) answer(requests json.RawMessage) error {
 			delete(w.answered, key) // the server took the answer in
 		}
 	}
+	// In the order of their keys, so the same questions are put to the
+	// person in the same order every time.
 	responses := mcp.InputResponseMap{}
-	for key, req := range asked {
+	for _, key := range slices.Sorted(maps.Keys(asked)) {
 		if w.answered[key] {
 			continue
 		}
-		resp, err := w.respond(ctx, req)
+		resp, err := w.respond(ctx, asked[key])
 		if err != nil {
+			// The answers a person already gave are not thrown away:
+			// the server gets them even though the call fails.
+			_ = w.update(ctx, responses)
 			return err
 		}
 		responses[key] = resp
 	}
+	return w.update(ctx, responses)
+}
+
+// update gives the task the answers by tasks/update, if there are any.
+func (w *taskWatch) update(ctx context.Context, responses mcp.InputResponseMap) error {
 	if len(responses) == 0 {
 		return nil
 	}
