@@ -261,6 +261,23 @@ type taskOutcome struct {
 	err error
 }
 
+// take records the task as a tasks/get reply gave it: its status, and the
+// poll interval and time to live when the reply has them (a server may give
+// its task longer, or less); a change of status is reported.
+func (w *taskWatch) take(next *taskState) {
+	changed := next.Status != w.task.Status || next.StatusMessage != w.task.StatusMessage
+	w.task.Status, w.task.StatusMessage = next.Status, next.StatusMessage
+	if next.PollInterval != nil {
+		w.task.PollInterval = next.PollInterval
+	}
+	if next.TTL != nil {
+		w.task.TTL = next.TTL
+	}
+	if changed {
+		w.report()
+	}
+}
+
 func (w *taskWatch) await() (Result, error) {
 	var result chan taskOutcome // non-nil once tasks/result is under way
 	timer := time.NewTimer(w.task.pollEvery())
@@ -298,17 +315,7 @@ func (w *taskWatch) await() (Result, error) {
 				}
 				return Result{}, w.m.callFailed(w.ctx, w.name, w.server, w.live.ended, err)
 			}
-			changed := next.Status != w.task.Status || next.StatusMessage != w.task.StatusMessage
-			w.task.Status, w.task.StatusMessage = next.Status, next.StatusMessage
-			if next.PollInterval != nil {
-				w.task.PollInterval = next.PollInterval
-			}
-			if next.TTL != nil {
-				w.task.TTL = next.TTL // a server may give its task longer, or less
-			}
-			if changed {
-				w.report()
-			}
+			w.take(next)
 		}
 		if !w.task.terminal() && w.expired() {
 			w.cancel()

@@ -212,17 +212,7 @@ func (w *taskWatch) awaitExtension() (Result, error) {
 			return Result{}, w.m.callFailed(w.ctx, w.name, w.server, w.live.ended, err)
 		}
 		next.fromExtension()
-		changed := next.Status != w.task.Status || next.StatusMessage != w.task.StatusMessage
-		w.task.Status, w.task.StatusMessage = next.Status, next.StatusMessage
-		if next.PollInterval != nil {
-			w.task.PollInterval = next.PollInterval
-		}
-		if next.TTL != nil {
-			w.task.TTL = next.TTL // a server may give its task longer, or less
-		}
-		if changed {
-			w.report()
-		}
+		w.take(next)
 		if !next.terminal() && w.expired() {
 			w.cancel()
 			return Result{}, w.expiredError()
