@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"maps"
@@ -144,15 +145,20 @@ func withExtension(caps any) any {
 // createdTask reads a tools/call reply's raw result: the task the server
 // made of the call, if it is a CreateTaskResult.
 func createdTask(raw json.RawMessage) (taskState, bool) {
-	var created struct {
+	// Every reply is asked, most of them results of any size: only one
+	// whose resultType says task is decoded whole.
+	var kind struct {
 		ResultType string `json:"resultType"`
-		taskState
 	}
-	if len(raw) == 0 || json.Unmarshal(raw, &created) != nil || created.ResultType != resultTypeTask || created.TaskID == "" {
+	if !bytes.Contains(raw, []byte(`"resultType"`)) || json.Unmarshal(raw, &kind) != nil || kind.ResultType != resultTypeTask {
 		return taskState{}, false
 	}
-	created.taskState.fromExtension()
-	return created.taskState, true
+	var created taskState
+	if json.Unmarshal(raw, &created) != nil || created.TaskID == "" {
+		return taskState{}, false
+	}
+	created.fromExtension()
+	return created, true
 }
 
 // followExtensionTask follows the task a server of 2026-07-28 made of a
