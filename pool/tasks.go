@@ -278,6 +278,20 @@ func (w *taskWatch) take(next *taskState) {
 	}
 }
 
+// abandoned ends a watch whose caller gave up (an aborted script, its
+// budget): the task is cancelled on the server first.
+func (w *taskWatch) abandoned() (Result, error) {
+	w.cancel()
+	return Result{}, callError(w.ctx, w.name, w.server, nil, w.ctx.Err())
+}
+
+// connectionLost ends a watch whose connection closes: the task is
+// cancelled while the connection still carries the request.
+func (w *taskWatch) connectionLost() (Result, error) {
+	w.cancel()
+	return Result{}, &CallError{Tool: w.name, Kind: KindConnectionLost, msg: textConnectionLost(w.name, w.server)}
+}
+
 func (w *taskWatch) await() (Result, error) {
 	var result chan taskOutcome // non-nil once tasks/result is under way
 	timer := time.NewTimer(w.task.pollEvery())
@@ -292,11 +306,9 @@ func (w *taskWatch) await() (Result, error) {
 		}
 		select {
 		case <-w.ctx.Done():
-			w.cancel()
-			return Result{}, callError(w.ctx, w.name, w.server, nil, w.ctx.Err())
+			return w.abandoned()
 		case <-w.live.tasks.closing:
-			w.cancel()
-			return Result{}, &CallError{Tool: w.name, Kind: KindConnectionLost, msg: textConnectionLost(w.name, w.server)}
+			return w.connectionLost()
 		case out := <-result:
 			return out.res, out.err
 		case <-timer.C:

@@ -197,11 +197,9 @@ func (w *taskWatch) awaitExtension() (Result, error) {
 	for {
 		select {
 		case <-w.ctx.Done():
-			w.cancel()
-			return Result{}, callError(w.ctx, w.name, w.server, nil, w.ctx.Err())
+			return w.abandoned()
 		case <-w.live.tasks.closing:
-			w.cancel()
-			return Result{}, &CallError{Tool: w.name, Kind: KindConnectionLost, msg: textConnectionLost(w.name, w.server)}
+			return w.connectionLost()
 		case <-timer.C:
 		}
 		// The task is asked about before its time to live is checked: one
